@@ -1,0 +1,27 @@
+// The HTTP application: one fetch handler that hands each request to its transport.
+import { createServerAdapter } from "@whatwg-node/server";
+import type { Config } from "./config.ts";
+import { type Database, ping } from "./db/client.ts";
+import { createGraphQLHandler } from "./graphql.ts";
+import { createSiteHandler } from "./render/index.ts";
+import { createRestHandler } from "./rest/index.ts";
+import { json } from "./rest/errors.ts";
+import { createContext, schema } from "./schema/index.ts";
+
+export function createApp(database: Database, config: Pick<Config, "jsonBodyLimit">) {
+  const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
+  const graphql = createGraphQLHandler(schema);
+  const site = createSiteHandler();
+
+  return createServerAdapter(async (request: Request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/healthz") return json({ status: "ok" });
+    if (pathname === "/readyz") {
+      const ready = await ping(database.db);
+      return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);
+    }
+    if (pathname === "/graphql") return graphql(request, createContext(database, request));
+    if (pathname === "/v1" || pathname.startsWith("/v1/")) return rest(request, createContext(database, request));
+    return site(request);
+  });
+}

@@ -1,0 +1,41 @@
+// Opens the database: PostgreSQL when DATABASE_URL says so, else the embedded SQLite file under the
+// data directory. Both clients come from the same models, so one type serves both.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../config.ts";
+import type { PrismaClient } from "../generated/sqlite/client.ts";
+import { serializedSqlite } from "./sqlite-adapter.ts";
+
+export type Db = PrismaClient;
+export type DbProvider = "sqlite" | "postgresql";
+
+export interface Database {
+  db: Db;
+  provider: DbProvider;
+}
+
+export async function openDatabase(config: Pick<Config, "dataDir" | "databaseUrl">): Promise<Database> {
+  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
+      import("@prisma/adapter-pg"),
+      import("../generated/postgresql/client.ts"),
+    ]);
+    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    // The two generated clients differ only in provider-specific options we do not use.
+    return { db: new PrismaClient({ adapter }) as unknown as Db, provider: "postgresql" };
+  }
+  const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
+  mkdirSync(join(file, ".."), { recursive: true });
+  const { PrismaClient } = await import("../generated/sqlite/client.ts");
+  return { db: new PrismaClient({ adapter: serializedSqlite(file) }), provider: "sqlite" };
+}
+
+/** Readiness: the database answers a trivial query. */
+export async function ping(db: Db): Promise<boolean> {
+  try {
+    await db.$queryRaw`SELECT 1`;
+    return true;
+  } catch {
+    return false;
+  }
+}

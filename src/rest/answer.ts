@@ -1,0 +1,23 @@
+// Shapes sofa's answer into the contract: 201 or 200 for create-by-handle, 204 for deletes, blueprint
+// values as top-level keys.
+import { json } from "./errors.ts";
+import type { Route } from "./routes.ts";
+
+export async function answer(route: Route, response: Response): Promise<Response> {
+  if (!response.ok) return response;
+  if (route.answer === "deleted") return new Response(null, { status: 204 });
+  let body = (await response.json()) as Record<string, unknown>;
+  let status = 200;
+  if (route.answer === "upsert" && route.record) {
+    status = body.created ? 201 : 200;
+    body = body[route.record] as Record<string, unknown>;
+  }
+  if (route.spreadValues) body = Array.isArray(body.data) ? { ...body, data: body.data.map(spread) } : spread(body);
+  return json(body, status);
+}
+
+/** `{..., values: {a, b}}` -> `{..., a, b}`; the record's own keys win over values of the same name. */
+function spread(record: Record<string, unknown>): Record<string, unknown> {
+  const { values, ...own } = record;
+  return { ...own, ...(values as Record<string, unknown>), ...own };
+}

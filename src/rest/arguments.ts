@@ -1,0 +1,27 @@
+// Sofa binds JSON body keys to GraphQL arguments by name. The contract sends a resource's fields at the
+// top level, so the body becomes the mutation's `input` argument: keys that are input fields stay, and
+// when the input has a `values` field (blueprint values) every other key goes there; the rest are
+// ignored, as keys that are not arguments are.
+import { type GraphQLInputObjectType, type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
+import type { Route } from "./routes.ts";
+
+export function inputType(schema: GraphQLSchema, route: Route): GraphQLInputObjectType | undefined {
+  const [kind, name = ""] = route.field.split(".");
+  const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
+  const arg = root?.getFields()[name]?.args.find((candidate) => candidate.name === "input");
+  const type = arg && getNamedType(arg.type);
+  return type && isInputObjectType(type) ? type : undefined;
+}
+
+export function bodyToInput(type: GraphQLInputObjectType, body: Record<string, unknown>): Record<string, unknown> {
+  const fields = type.getFields();
+  const collectsValues = "values" in fields;
+  const input: Record<string, unknown> = {};
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (key !== "values" && Object.hasOwn(fields, key)) input[key] = value;
+    else if (collectsValues) values[key] = value;
+  }
+  if (collectsValues && Object.keys(values).length > 0) input.values = values;
+  return input;
+}

@@ -1,0 +1,44 @@
+// Reading a JSON request body within the size limit (decisions.md: 2 MB; 413 past it, 400 when it is
+// not JSON or not an object).
+import { ApiError } from "../schema/errors.ts";
+
+export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) throw tooLarge(limit);
+  const text = await readText(request, limit);
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "Malformed JSON", [{ path: "body", message: "is not valid JSON" }]);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ApiError(400, "Malformed JSON", [{ path: "body", message: "must be a JSON object" }]);
+  }
+  return body as Record<string, unknown>;
+}
+
+async function readText(request: Request, limit: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, "Request body too large", [
+    { path: "body", message: `must be at most ${Math.floor(limit / 1024 / 1024)} MB` },
+  ]);
+}

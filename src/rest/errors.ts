@@ -1,0 +1,22 @@
+// Every REST error body is { error, details: [{path, message}] } (content-api.md, "Errors"); internal
+// errors are logged and masked.
+import { ApiError, toApiError } from "../schema/errors.ts";
+
+export function errorResponse(errors: readonly unknown[]): Response {
+  const apiErrors = errors.map((error) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) console.error(JSON.stringify({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) }));
+    return apiError;
+  });
+  const status = Math.max(...apiErrors.map((error) => error.status));
+  const chosen = apiErrors.filter((error) => error.status === status);
+  const first = chosen[0] ?? new ApiError(500, "Internal server error");
+  return json({ error: first.message, details: chosen.flatMap((error) => error.details) }, status);
+}
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}

@@ -1,0 +1,49 @@
+// The REST interface: parse -> sofa (the schema's operation) -> answer. Everything here is transport:
+// matching the contract's paths, reading the body, shaping the answer.
+import type { GraphQLSchema } from "graphql";
+import type { Context } from "../schema/index.ts";
+import { ApiError } from "../schema/errors.ts";
+import { bodyToInput, inputType } from "./arguments.ts";
+import { answer } from "./answer.ts";
+import { readJsonObject } from "./body.ts";
+import { errorResponse } from "./errors.ts";
+import { matchRoute } from "./routes.ts";
+import { createSofaHandler } from "./sofa.ts";
+
+export interface RestOptions {
+  schema: GraphQLSchema;
+  jsonBodyLimit: number;
+}
+
+const publicPaths = new Set(["/v1/openapi.json", "/v1/docs"]);
+
+export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
+  const sofa = createSofaHandler(schema);
+
+  return async function handleRest(request: Request, ctx: Context): Promise<Response> {
+    const url = new URL(request.url);
+    if (publicPaths.has(url.pathname) && request.method === "GET") return sofa.fetch(request, { cms: ctx });
+    try {
+      const route = matchRoute(request.method, url.pathname.slice("/v1".length));
+      if (!route) {
+        if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");
+        throw new ApiError(404, `No route for ${request.method} ${url.pathname}`);
+      }
+      let forwarded = request;
+      if (route.method !== "GET" && route.method !== "DELETE") {
+        const body = await readJsonObject(request, jsonBodyLimit);
+        const type = inputType(schema, route);
+        forwarded = new Request(`${url.origin}${url.pathname}`, {
+          method: route.method,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(type ? { input: bodyToInput(type, body) } : {}),
+        });
+      } else if (request.method !== route.method) {
+        forwarded = new Request(request.url, { method: route.method, headers: request.headers });
+      }
+      return await answer(route, await sofa.fetch(forwarded, { cms: ctx }));
+    } catch (error) {
+      return errorResponse([error]);
+    }
+  };
+}

@@ -1,0 +1,70 @@
+// The REST contract (content-api.md, "Endpoints"): each path and method, the schema field it projects,
+// and how its answer maps onto the contract. PATCH is served by the PUT route (decisions.md).
+export type Answer =
+  /** The field's result as is. */
+  | "result"
+  /** A create-by-handle payload `{created, <record>}`: 201 with the record, or 200 when it updated. */
+  | "upsert"
+  /** A delete: 204 with no body. */
+  | "deleted";
+
+export interface Route {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  field: `Query.${string}` | `Mutation.${string}`;
+  answer: Answer;
+  /** For "upsert": the payload key holding the record. */
+  record?: string;
+  /** The resource returns its blueprint values as top-level keys (the `values` field spread). */
+  spreadValues?: boolean;
+}
+
+const account = "/accounts/:account_id";
+
+export const routes: Route[] = [
+  { method: "GET", path: `${account}/collections`, field: "Query.collections", answer: "result" },
+  { method: "GET", path: `${account}/collections/:id`, field: "Query.collection", answer: "result" },
+  { method: "POST", path: `${account}/collections`, field: "Mutation.collectionCreate", answer: "upsert", record: "collection" },
+  { method: "PUT", path: `${account}/collections/:id`, field: "Mutation.collectionUpdate", answer: "result" },
+  { method: "DELETE", path: `${account}/collections/:id`, field: "Mutation.collectionDelete", answer: "deleted" },
+
+  { method: "GET", path: `${account}/collections/:collection_id/entries`, field: "Query.entries", answer: "result", spreadValues: true },
+  { method: "GET", path: `${account}/collections/:collection_id/entries/:id`, field: "Query.entry", answer: "result", spreadValues: true },
+  {
+    method: "POST",
+    path: `${account}/collections/:collection_id/entries`,
+    field: "Mutation.entryCreate",
+    answer: "upsert",
+    record: "entry",
+    spreadValues: true,
+  },
+  {
+    method: "PUT",
+    path: `${account}/collections/:collection_id/entries/:id`,
+    field: "Mutation.entryUpdate",
+    answer: "result",
+    spreadValues: true,
+  },
+  { method: "DELETE", path: `${account}/collections/:collection_id/entries/:id`, field: "Mutation.entryDelete", answer: "deleted" },
+
+  { method: "GET", path: `${account}/blueprints`, field: "Query.blueprints", answer: "result" },
+  { method: "GET", path: `${account}/blueprints/:id`, field: "Query.blueprint", answer: "result" },
+  { method: "POST", path: `${account}/blueprints`, field: "Mutation.blueprintCreate", answer: "result" },
+  { method: "PUT", path: `${account}/blueprints/:id`, field: "Mutation.blueprintUpdate", answer: "result" },
+  { method: "DELETE", path: `${account}/blueprints/:id`, field: "Mutation.blueprintDelete", answer: "deleted" },
+];
+
+interface CompiledRoute extends Route {
+  pattern: RegExp;
+}
+
+const compiled: CompiledRoute[] = routes.map((route) => ({
+  ...route,
+  pattern: new RegExp(`^${route.path.replace(/:(\w+)/g, "[^/]+")}/?$`),
+}));
+
+/** The route for a method and a path below /v1; PATCH finds the PUT route. */
+export function matchRoute(method: string, path: string): Route | undefined {
+  const wanted = method === "PATCH" ? "PUT" : method === "HEAD" ? "GET" : method;
+  return compiled.find((route) => route.method === wanted && route.pattern.test(path));
+}

@@ -1,0 +1,154 @@
+// Blueprint field definitions: {handle, display, type, position, options}. Types are accepted by their
+// API name or their internal name (BlueprintFieldText) and always returned by API name.
+import { z } from "zod";
+import { builder } from "../builder.ts";
+
+export const fieldTypes = [
+  "text",
+  "rich_text",
+  "raw_html",
+  "number",
+  "image",
+  "video",
+  "gallery",
+  "template",
+  "entity",
+  "collection",
+  "toggle",
+  "enumerate",
+  "list",
+  "dictionary",
+] as const;
+
+export type FieldType = (typeof fieldTypes)[number];
+
+export interface FieldDefinition {
+  handle: string;
+  display: string;
+  type: FieldType;
+  position: number;
+  options: Record<string, unknown>;
+}
+
+export const MAX_FIELDS = 100;
+
+/** Keys an entry or global already uses at its top level; a field by that name could never be set. */
+export const reservedFieldHandles = new Set([
+  "id",
+  "handle",
+  "title",
+  "name",
+  "fields",
+  "published",
+  "published_at",
+  "include_in_sitemap",
+  "position",
+  "blueprint",
+  "blueprint_handle",
+  "template_handle",
+  "layout_handle",
+  "content_path",
+  "collection_handle",
+  "routing_override",
+  "created_at",
+  "updated_at",
+]);
+
+const internalNames = new Map<string, FieldType>(
+  fieldTypes.map((type) => [`BlueprintField${type.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}`, type]),
+);
+
+const typeSchema = z.string().transform((value, ctx) => {
+  const type = (fieldTypes as readonly string[]).includes(value) ? (value as FieldType) : internalNames.get(value);
+  if (!type) ctx.addIssue({ code: "custom", message: `must be one of ${fieldTypes.join(", ")}` });
+  return type ?? "text";
+});
+
+const optionsSchema = z.record(z.string(), z.unknown());
+
+const optionRules: Partial<Record<FieldType, z.ZodType>> = {
+  enumerate: z.object({ enumerations: z.array(z.string()).optional() }),
+  entity: z.object({ collection: z.string().optional(), multiple: z.boolean().optional() }),
+  number: z.object({ number_type: z.string().optional(), decimal_places: z.number().int().min(0).max(20).optional() }),
+};
+
+export const fieldHandleSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must start with a letter or '_' and contain only letters, digits and '_' (at most 64)")
+  .refine((handle) => !reservedFieldHandles.has(handle), "is reserved for the entry itself");
+
+const fieldSchema = z
+  .object({
+    handle: fieldHandleSchema,
+    display: z.string().max(200).nullish(),
+    type: typeSchema,
+    position: z.number().int().nullish(),
+    options: optionsSchema.nullish(),
+  })
+  .superRefine((field, ctx) => {
+    const rule = optionRules[field.type];
+    const result = rule?.safeParse(field.options ?? {});
+    for (const issue of result?.error?.issues ?? []) {
+      ctx.addIssue({ code: "custom", path: ["options", ...issue.path], message: issue.message });
+    }
+  });
+
+export const fieldsSchema = z
+  .array(fieldSchema)
+  .max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`)
+  .superRefine((fields, ctx) => {
+    const seen = new Set<string>();
+    fields.forEach((field, index) => {
+      if (seen.has(field.handle)) ctx.addIssue({ code: "custom", path: [index, "handle"], message: "is used twice" });
+      seen.add(field.handle);
+    });
+  });
+
+export type FieldInput = z.output<typeof fieldSchema>;
+
+export const BlueprintFieldInput = builder.inputType("BlueprintFieldInput", {
+  fields: (t) => ({
+    handle: t.string({ required: true }),
+    display: t.string(),
+    type: t.string({ required: true, description: "API type name (text, rich_text, entity, ...)." }),
+    position: t.int(),
+    options: t.field({ type: "JSON" }),
+  }),
+});
+
+function humanize(handle: string): string {
+  const words = handle.replace(/_/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Definitions for a new blueprint: display defaults to the humanized handle, position to the order sent. */
+export function defineFields(fields: FieldInput[]): FieldDefinition[] {
+  return fields.map((field, index) => ({
+    handle: field.handle,
+    display: field.display ?? humanize(field.handle),
+    type: field.type,
+    position: field.position ?? index,
+    options: field.options ?? {},
+  }));
+}
+
+/** Update by handle: sent fields are added or updated, fields missing from the request are removed. */
+export function mergeFields(current: FieldDefinition[], sent: FieldInput[]): FieldDefinition[] {
+  const byHandle = new Map(current.map((field) => [field.handle, field]));
+  return sent.map((field, index) => {
+    const old = byHandle.get(field.handle);
+    return {
+      handle: field.handle,
+      display: field.display ?? old?.display ?? humanize(field.handle),
+      type: field.type,
+      position: field.position ?? old?.position ?? index,
+      options: field.options ?? old?.options ?? {},
+    };
+  });
+}
+
+/** The stored JSON as definitions, in position order. */
+export function readFields(stored: unknown): FieldDefinition[] {
+  const fields = Array.isArray(stored) ? (stored as FieldDefinition[]) : [];
+  return [...fields].sort((a, b) => a.position - b.position);
+}

@@ -1,0 +1,92 @@
+// POST, PUT/PATCH and DELETE /blueprints. A blueprint's handle is unique in the account; one that
+// entries still use cannot be deleted.
+import { accountScope } from "../access.ts";
+import { accountArg, idArg } from "../args.ts";
+import { builder } from "../builder.ts";
+import { ApiError } from "../errors.ts";
+import { toJson } from "../json.ts";
+import { handleFromTitle } from "../handles.ts";
+import { newId, prefixes } from "../ids.ts";
+import { isForeignKeyViolation, isUniqueViolation } from "../prisma-errors.ts";
+import { defineFields, type FieldInput, mergeFields, readFields } from "./fields.ts";
+import { findBlueprint } from "./find.ts";
+import { BlueprintCreateInput, BlueprintUpdateInput } from "./inputs.ts";
+import { BlueprintRef } from "./type.ts";
+
+const handleTaken = () => ApiError.invalid("handle", "is already used by another blueprint");
+
+builder.mutationField("blueprintCreate", (t) =>
+  t.prismaField({
+    type: BlueprintRef,
+    args: { account_id: accountArg(t.arg), input: t.arg({ type: BlueprintCreateInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id, "write");
+      const { title, handle, fields } = args.input;
+      try {
+        return await ctx.db.blueprint.create({
+          ...query,
+          data: {
+            ...scope,
+            id: newId(prefixes.blueprint),
+            title,
+            handle: handle ?? handleFromTitle(title, "blueprint"),
+            fields: toJson(defineFields((fields ?? []) as FieldInput[])),
+          },
+        });
+      } catch (error) {
+        throw isUniqueViolation(error) ? handleTaken() : error;
+      }
+    },
+  }),
+);
+
+builder.mutationField("blueprintUpdate", (t) =>
+  t.prismaField({
+    type: BlueprintRef,
+    args: {
+      account_id: accountArg(t.arg),
+      id: idArg(t.arg, "blueprint"),
+      input: t.arg({ type: BlueprintUpdateInput, required: true }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id, "write");
+      const stored = await findBlueprint(ctx, scope, args.id);
+      const { title, handle, fields } = args.input;
+      try {
+        return await ctx.db.blueprint.update({
+          ...query,
+          where: { id: stored.id },
+          data: {
+            ...(title != null && { title }),
+            ...(handle != null && { handle }),
+            ...(fields != null && { fields: toJson(mergeFields(readFields(stored.fields), fields as FieldInput[])) }),
+          },
+        });
+      } catch (error) {
+        throw isUniqueViolation(error) ? handleTaken() : error;
+      }
+    },
+  }),
+);
+
+builder.mutationField("blueprintDelete", (t) =>
+  t.id({
+    description: "Deletes the blueprint and returns its ID; 409 while entries use it.",
+    args: { account_id: accountArg(t.arg), id: idArg(t.arg, "blueprint") },
+    resolve: async (_root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id, "write");
+      const blueprint = await findBlueprint(ctx, scope, args.id);
+      try {
+        await ctx.db.blueprint.deleteMany({ where: { ...scope, id: blueprint.id } });
+      } catch (error) {
+        if (isForeignKeyViolation(error)) {
+          throw new ApiError(409, "Entries still use this blueprint", [
+            { path: "id", message: "delete or move the entries that use this blueprint first" },
+          ]);
+        }
+        throw error;
+      }
+      return blueprint.id;
+    },
+  }),
+);

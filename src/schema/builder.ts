@@ -1,0 +1,31 @@
+// The Pothos builder: plugins and configuration only. Types and operations live in their modules.
+import SchemaBuilder from "@pothos/core";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import ValidationPlugin from "@pothos/plugin-validation";
+import type PrismaTypes from "../generated/pothos-types.ts";
+import { getDatamodel } from "../generated/pothos-types.ts";
+import type { Context } from "./context.ts";
+import { validationFailure } from "./validation.ts";
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: Context;
+  DefaultFieldNullability: false;
+  Scalars: {
+    ID: { Input: string; Output: string };
+    JSON: { Input: unknown; Output: unknown };
+    DateTime: { Input: Date; Output: Date };
+  };
+}>({
+  plugins: [PrismaPlugin, ValidationPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    client: (ctx) => ctx.db,
+    dmmf: getDatamodel(),
+    onUnusedQuery: null,
+  },
+  validation: { validationError: validationFailure },
+});
+
+builder.queryType({});
+builder.mutationType({});

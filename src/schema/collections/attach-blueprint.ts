@@ -1,0 +1,45 @@
+// The blueprint a new collection gets: `blueprint_handle` names an existing one (silently skipped when
+// unknown), else an inline `blueprint` is created. A blueprint has one owner at most.
+import type { Prisma } from "../../generated/sqlite/client.ts";
+import type { AccountScope } from "../access.ts";
+import { toJson } from "../json.ts";
+import { defineFields, type FieldInput } from "../blueprints/fields.ts";
+import type { Context } from "../context.ts";
+import type { Problems } from "../errors.ts";
+import { idOrHandle } from "../handles.ts";
+import { prefixes } from "../ids.ts";
+import type { CollectionCreate } from "./inputs.ts";
+
+export interface BlueprintPlan {
+  attach?: string;
+  create?: { handle: string; title: string; fields: Prisma.InputJsonValue };
+}
+
+export async function planBlueprint(
+  ctx: Context,
+  scope: AccountScope,
+  input: CollectionCreate,
+  problems: Problems,
+): Promise<BlueprintPlan | undefined> {
+  if (input.blueprint_handle) {
+    const existing = await ctx.db.blueprint.findFirst({
+      where: { ...scope, ...idOrHandle(input.blueprint_handle, prefixes.blueprint) },
+      select: { id: true, collectionId: true },
+    });
+    if (existing?.collectionId) {
+      problems.add("blueprint_handles", `blueprint '${input.blueprint_handle}' already belongs to another collection`);
+      return undefined;
+    }
+    if (existing) return { attach: existing.id };
+  }
+  if (!input.blueprint) return undefined;
+  const handle = input.blueprint.handle ?? input.handle;
+  const taken = await ctx.db.blueprint.findFirst({ where: { ...scope, handle }, select: { collectionId: true } });
+  if (taken?.collectionId) {
+    problems.add("blueprint_handles", `blueprint '${handle}' already belongs to another collection`);
+  } else if (taken) {
+    problems.add("blueprint.handle", `a blueprint '${handle}' exists; attach it with blueprint_handle`);
+  }
+  const fields = defineFields((input.blueprint.fields ?? []) as FieldInput[]);
+  return { create: { handle, title: input.blueprint.title ?? input.name, fields: toJson(fields) } };
+}

@@ -1,0 +1,21 @@
+// DELETE /collections/:id: its entries go with it; its blueprints stay, free to attach elsewhere.
+import { accountScope } from "../access.ts";
+import { accountArg, idArg } from "../args.ts";
+import { builder } from "../builder.ts";
+import { findCollection } from "./find.ts";
+
+builder.mutationField("collectionDelete", (t) =>
+  t.id({
+    description: "Deletes the collection and all of its entries; returns its ID.",
+    args: { account_id: accountArg(t.arg), id: idArg(t.arg, "collection") },
+    resolve: async (_root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id, "write");
+      const collection = await findCollection(ctx, scope, args.id);
+      await ctx.db.$transaction([
+        ctx.db.entry.deleteMany({ where: { ...scope, collectionId: collection.id } }),
+        ctx.db.collection.deleteMany({ where: { ...scope, id: collection.id } }),
+      ]);
+      return collection.id;
+    },
+  }),
+);

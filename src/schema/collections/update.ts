@@ -1,0 +1,54 @@
+// PUT/PATCH /collections/:id: only the sent fields change. A new routing regenerates every entry's path
+// in the same transaction.
+import type { Collection } from "../../generated/sqlite/client.ts";
+import { type AccountScope, accountScope } from "../access.ts";
+import { accountArg, idArg } from "../args.ts";
+import { builder } from "../builder.ts";
+import type { Context } from "../context.ts";
+import { ApiError, Problems } from "../errors.ts";
+import { refreshPaths } from "../entries/paths.ts";
+import { isUniqueViolation } from "../prisma-errors.ts";
+import { findCollection } from "./find.ts";
+import { type CollectionUpdate, CollectionUpdateInput } from "./inputs.ts";
+import { checkCollection, collectionColumns } from "./rules.ts";
+import { CollectionRef } from "./type.ts";
+
+export async function applyCollectionUpdate(
+  ctx: Context,
+  scope: AccountScope,
+  stored: Collection,
+  input: CollectionUpdate,
+): Promise<void> {
+  const routing = input.routing ?? stored.routing;
+  const rootRouting = input.root_routing ?? stored.rootRouting;
+  const problems = new Problems();
+  await checkCollection(ctx, scope, { id: stored.id, routing, rootRouting }, input, problems);
+  problems.throwIfAny();
+  const pathsChange = routing !== stored.routing || rootRouting !== stored.rootRouting;
+  try {
+    await ctx.db.$transaction(async (tx) => {
+      await tx.collection.update({ where: { id: stored.id }, data: collectionColumns(input) });
+      if (pathsChange) await refreshPaths(tx, stored.id);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw ApiError.invalid("handle", "is already used by another collection");
+    throw error;
+  }
+}
+
+builder.mutationField("collectionUpdate", (t) =>
+  t.prismaField({
+    type: CollectionRef,
+    args: {
+      account_id: accountArg(t.arg),
+      id: idArg(t.arg, "collection"),
+      input: t.arg({ type: CollectionUpdateInput, required: true }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id, "write");
+      const stored = await findCollection(ctx, scope, args.id);
+      await applyCollectionUpdate(ctx, scope, stored, args.input);
+      return ctx.db.collection.findUniqueOrThrow({ ...query, where: { id: stored.id } });
+    },
+  }),
+);

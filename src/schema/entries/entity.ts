@@ -1,0 +1,34 @@
+// Entity references: an entry `cnety_` ID, `collection_handle:entry_handle`, or a bare entry handle,
+// which resolves in the field's `options.collection` if set, else in the entry's own collection.
+import type { AccountScope } from "../access.ts";
+import type { FieldDefinition } from "../blueprints/fields.ts";
+import type { Context } from "../context.ts";
+import { prefixes } from "../ids.ts";
+
+export interface EntityLookup {
+  ctx: Context;
+  scope: AccountScope;
+  ownCollectionId: string;
+}
+
+/** The referenced entry's ID, or undefined when the reference does not resolve in the account. */
+export async function resolveEntity(lookup: EntityLookup, field: FieldDefinition, ref: string): Promise<string | undefined> {
+  const { ctx, scope } = lookup;
+  if (ref.startsWith(prefixes.entry)) {
+    const entry = await ctx.db.entry.findFirst({ where: { ...scope, id: ref }, select: { id: true } });
+    return entry?.id;
+  }
+  const separator = ref.indexOf(":");
+  const collectionHandle =
+    separator >= 0 ? ref.slice(0, separator) : typeof field.options.collection === "string" ? field.options.collection : undefined;
+  const handle = separator >= 0 ? ref.slice(separator + 1) : ref;
+  const entry = await ctx.db.entry.findFirst({
+    where: {
+      ...scope,
+      handle,
+      ...(collectionHandle ? { collection: { ...scope, handle: collectionHandle } } : { collectionId: lookup.ownCollectionId }),
+    },
+    select: { id: true },
+  });
+  return entry?.id;
+}

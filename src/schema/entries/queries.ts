@@ -1,0 +1,63 @@
+// GET /collections/:collection_id/entries (newest created first) and GET .../entries/:id.
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { accountScope } from "../access.ts";
+import { accountArg, idArg, listArgs } from "../args.ts";
+import { builder } from "../builder.ts";
+import { findCollection } from "../collections/find.ts";
+import { ApiError } from "../errors.ts";
+import { idOrHandle } from "../handles.ts";
+import { prefixes } from "../ids.ts";
+import { listType, PAGE_SIZE, pageOf, window } from "../pagination.ts";
+import { EntryRef } from "./type.ts";
+
+const EntryList = listType("Entry", EntryRef);
+
+builder.queryField("entries", (t) =>
+  t.field({
+    type: EntryList,
+    description: "A collection's entries, newest created first.",
+    args: {
+      ...listArgs(t.arg),
+      collection_id: idArg(t.arg, "collection"),
+      published: t.arg.boolean({ description: "Only published (true) or unpublished (false) entries." }),
+    },
+    resolve: async (_root, args, ctx, info) => {
+      const scope = await accountScope(ctx, args.account_id);
+      const collection = await findCollection(ctx, scope, args.collection_id);
+      const where = {
+        ...scope,
+        collectionId: collection.id,
+        ...(args.handle != null && { handle: args.handle }),
+        ...(args.published != null && { published: args.published }),
+      };
+      const page = args.page ?? 1;
+      const [total, data] = await Promise.all([
+        ctx.db.entry.count({ where }),
+        ctx.db.entry.findMany({
+          ...queryFromInfo({ context: ctx, info, path: ["data"] }),
+          where,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          ...window(page, PAGE_SIZE),
+        }),
+      ]);
+      return { data, pagination: pageOf(page, PAGE_SIZE, total) };
+    },
+  }),
+);
+
+builder.queryField("entry", (t) =>
+  t.prismaField({
+    type: EntryRef,
+    args: { account_id: accountArg(t.arg), collection_id: idArg(t.arg, "collection"), id: idArg(t.arg, "entry") },
+    resolve: async (query, _root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id);
+      const collection = await findCollection(ctx, scope, args.collection_id);
+      const entry = await ctx.db.entry.findFirst({
+        ...query,
+        where: { ...scope, collectionId: collection.id, ...idOrHandle(args.id, prefixes.entry) },
+      });
+      if (!entry) throw ApiError.notFound("Entry");
+      return entry;
+    },
+  }),
+);

@@ -1,0 +1,161 @@
+// Writing an entry row with its references and content path. Updates are compare-and-set on `version`:
+// a writer that lost the race gets `false` and retries on the fresh row, so concurrent writers of
+// different fields never drop each other's values.
+import type { AccountScope } from "../access.ts";
+import type { CollectionRow } from "../collections/find.ts";
+import { fieldTokens, usesDate } from "../collections/routing.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { newId, prefixes } from "../ids.ts";
+import { toJson } from "../json.ts";
+import type { EntryCreate, EntryUpdate } from "./inputs.ts";
+import { contentPath, type PathEntry, refreshChildPaths } from "./paths.ts";
+import type { PreparedEntry } from "./prepare.ts";
+
+/** The stored entry as an update needs it. */
+export const storedEntrySelect = {
+  id: true,
+  handle: true,
+  publishedAt: true,
+  createdAt: true,
+  routingOverride: true,
+  data: true,
+  version: true,
+  blueprintId: true,
+  blueprint: { select: { fields: true } },
+  references: { select: { field: true, toId: true } },
+} as const;
+
+export interface StoredEntry extends PathEntry {
+  id: string;
+  data: unknown;
+  version: number;
+  references: { field: string; toId: string }[];
+}
+
+export async function insertEntry(
+  ctx: Context,
+  scope: AccountScope,
+  collection: CollectionRow,
+  input: EntryCreate,
+  prepared: PreparedEntry,
+): Promise<string> {
+  const now = new Date();
+  const settled = { handle: input.handle, publishedAt: input.published_at ?? null, createdAt: now, routingOverride: null };
+  const path = await settlePath(ctx, scope, collection, settled, prepared.references, []);
+  const id = newId(prefixes.entry);
+  await ctx.db.$transaction(async (tx) => {
+    await tx.entry.create({
+      data: {
+        id,
+        ...scope,
+        collectionId: collection.id,
+        blueprintId: prepared.blueprint.id,
+        handle: input.handle,
+        title: input.title,
+        published: input.published ?? true,
+        publishedAt: settled.publishedAt,
+        includeInSitemap: input.include_in_sitemap ?? true,
+        position: input.position ?? 0,
+        templateHandle: input.template_handle ?? null,
+        layoutHandle: input.layout_handle ?? null,
+        contentPath: path,
+        data: toJson(mergeValues({}, prepared.values)),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    const rows = [...prepared.references].flatMap(([field, ids]) => ids.map((toId) => ({ fromId: id, field, toId })));
+    if (rows.length > 0) await tx.entryReference.createMany({ data: rows });
+  });
+  return id;
+}
+
+/** Returns false when another writer changed the entry since `stored` was read. */
+export async function updateEntry(
+  ctx: Context,
+  scope: AccountScope,
+  collection: CollectionRow,
+  stored: StoredEntry,
+  input: EntryUpdate,
+  prepared: PreparedEntry,
+): Promise<boolean> {
+  const settled: PathEntry = {
+    handle: input.handle ?? stored.handle,
+    publishedAt: input.published_at !== undefined ? input.published_at : stored.publishedAt,
+    createdAt: stored.createdAt,
+    routingOverride: stored.routingOverride,
+  };
+  const path = await settlePath(ctx, scope, collection, settled, prepared.references, stored.references);
+  return ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.entry.updateMany({
+      where: { id: stored.id, version: stored.version },
+      data: {
+        ...(input.handle != null && { handle: input.handle }),
+        ...(input.title != null && { title: input.title }),
+        ...(input.published != null && { published: input.published }),
+        ...(input.published_at !== undefined && { publishedAt: input.published_at }),
+        ...(input.include_in_sitemap != null && { includeInSitemap: input.include_in_sitemap }),
+        ...(input.position != null && { position: input.position }),
+        ...(input.template_handle !== undefined && { templateHandle: input.template_handle }),
+        ...(input.layout_handle !== undefined && { layoutHandle: input.layout_handle }),
+        contentPath: path,
+        data: toJson(mergeValues(stored.data, prepared.values)),
+        version: { increment: 1 },
+        updatedAt: new Date(),
+      },
+    });
+    if (count === 0) return false;
+    for (const [field, ids] of prepared.references) {
+      await tx.entryReference.deleteMany({ where: { fromId: stored.id, field } });
+      if (ids.length > 0) {
+        await tx.entryReference.createMany({ data: ids.map((toId) => ({ fromId: stored.id, field, toId })) });
+      }
+    }
+    if (settled.handle !== stored.handle) await refreshChildPaths(tx, stored.id);
+    return true;
+  });
+}
+
+function mergeValues(stored: unknown, changes: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...(stored as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** The content path the entry will have, or a 422 naming what the routing needs and lacks. */
+async function settlePath(
+  ctx: Context,
+  scope: AccountScope,
+  collection: CollectionRow,
+  entry: PathEntry,
+  sent: Map<string, string[]>,
+  stored: { field: string; toId: string }[],
+): Promise<string> {
+  if (usesDate(collection.routing) && !entry.publishedAt && !entry.routingOverride) {
+    throw ApiError.invalid("published_at", `is required by the collection routing '${collection.routing}'`);
+  }
+  const parentIds = new Map<string, string>();
+  for (const field of fieldTokens(collection.routing)) {
+    const id = sent.has(field) ? sent.get(field)?.[0] : stored.find((ref) => ref.field === field)?.toId;
+    if (id) parentIds.set(field, id);
+  }
+  const parents =
+    parentIds.size === 0
+      ? []
+      : await ctx.db.entry.findMany({
+          where: { ...scope, id: { in: [...parentIds.values()] } },
+          select: { id: true, handle: true },
+        });
+  const handles = Object.fromEntries(
+    [...parentIds].map(([field, id]) => [field, parents.find((parent) => parent.id === id)?.handle]),
+  );
+  const result = contentPath(collection, entry, handles);
+  if ("missing" in result) {
+    throw ApiError.invalid(result.missing, `is required by the collection routing '${collection.routing}'`);
+  }
+  return result.path;
+}

@@ -1,0 +1,90 @@
+// One error class for every failure a client may see. It carries the HTTP status (read by yoga and
+// sofa from extensions.http.status) and the documented body parts; anything else is masked.
+import { GraphQLError } from "graphql";
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends GraphQLError {
+  readonly status: number;
+  readonly details: ErrorDetail[];
+
+  constructor(status: number, message: string, details: ErrorDetail[] = []) {
+    super(message, { extensions: { code: codeFor(status), http: { status }, details } });
+    this.status = status;
+    this.details = details;
+  }
+
+  static invalid(path: string, message: string): ApiError {
+    return new ApiError(422, "Validation failed", [{ path, message }]);
+  }
+
+  static notFound(what: string): ApiError {
+    return new ApiError(404, `${what} not found`);
+  }
+}
+
+function codeFor(status: number): string {
+  const codes: Record<number, string> = {
+    400: "BAD_REQUEST",
+    401: "UNAUTHENTICATED",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    409: "CONFLICT",
+    413: "PAYLOAD_TOO_LARGE",
+    422: "UNPROCESSABLE_ENTITY",
+  };
+  return codes[status] ?? "INTERNAL_SERVER_ERROR";
+}
+
+/** Collects several field problems and throws them as one 422. */
+export class Problems {
+  readonly list: ErrorDetail[] = [];
+
+  add(path: string, message: string): void {
+    this.list.push({ path, message });
+  }
+
+  throwIfAny(): void {
+    if (this.list.length > 0) throw new ApiError(422, "Validation failed", this.list);
+  }
+}
+
+/**
+ * Turns an error from executing an operation into the public ApiError: ours pass through, GraphQL's own
+ * variable coercion failures (wrong type, missing required field) become 422s on the offending field,
+ * and anything else is an internal error whose message stays private.
+ */
+export function toApiError(error: unknown): ApiError {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof ApiError) return original;
+  if (error instanceof GraphQLError && !error.path) {
+    const detail = coercionDetail(error.message);
+    if (detail) return new ApiError(422, "Validation failed", [detail]);
+    return new ApiError(400, error.message);
+  }
+  return new ApiError(500, "Internal server error");
+}
+
+/**
+ * graphql-js words coercion failures as
+ *   Variable "$input" got invalid value 5 at "input.name"; String cannot represent …
+ *   Variable "$input" got invalid value {…}; Field "name" of required type "String!" was not provided.
+ *   Variable "$page" got invalid value "x"; Int cannot represent …
+ */
+export function coercionDetail(message: string): ErrorDetail | undefined {
+  const variable = /^Variable "\$(\w+)" got invalid value .*?(?: at "([^"]+)")?; (.*)$/s.exec(message);
+  if (!variable) {
+    const missing = /^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
+    return missing?.[1] ? { path: missing[1], message: "is required" } : undefined;
+  }
+  const [, name = "", at, reason = ""] = variable;
+  let path = at ? at.replace(/^\w+\.?/, "") : name === "input" ? "" : name;
+  const field = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(reason);
+  if (field?.[1]) return { path: path ? `${path}.${field[1]}` : field[1], message: "is required" };
+  const unknown = /^Field "(\w+)" is not defined by type/.exec(reason);
+  if (unknown?.[1]) path = path ? `${path}.${unknown[1]}` : unknown[1];
+  return { path: path || name, message: reason.replace(/\.$/, "") };
+}

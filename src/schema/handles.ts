@@ -1,0 +1,34 @@
+// Handles: URL- and Liquid-friendly names, unique per account (entries: per collection). A `:id` in a
+// path is a prefix ID when it starts with the resource's prefix, else a handle; handles may therefore
+// not start with that prefix.
+import { z } from "zod";
+
+export const HANDLE_MAX = 100;
+const handlePattern = /^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$/;
+
+export function handleSchema(prefix?: string) {
+  return z
+    .string()
+    .min(1, "must not be empty")
+    .max(HANDLE_MAX, `must be at most ${HANDLE_MAX} characters`)
+    .regex(handlePattern, "may contain only lowercase letters, digits, '-' and '_', and must start and end with a letter or digit")
+    .refine((handle) => !prefix || !handle.startsWith(prefix), `must not start with '${prefix}'`);
+}
+
+/** The where-clause for a path `:id` that may be a prefix ID or a handle. */
+export function idOrHandle(value: string, prefix: string): { id: string } | { handle: string } {
+  return value.startsWith(prefix) ? { id: value } : { handle: value };
+}
+
+/** A handle generated from a title: "Contact us!" -> "contact-us". */
+export function handleFromTitle(title: string, fallback: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, HANDLE_MAX)
+    .replace(/-+$/, "");
+  return slug || fallback;
+}

@@ -1,0 +1,17 @@
+// The schema: every module registers its types and operations on the builder when imported.
+import { builder } from "./builder.ts";
+import "./scalars.ts";
+import "./collections/queries.ts";
+import "./collections/create.ts";
+import "./collections/update.ts";
+import "./collections/delete.ts";
+import "./blueprints/queries.ts";
+import "./blueprints/mutations.ts";
+import "./entries/queries.ts";
+import "./entries/create.ts";
+import "./entries/update.ts";
+import "./entries/delete.ts";
+
+export const schema = builder.toSchema({ sortSchema: false });
+export { createContext } from "./context.ts";
+export type { Context } from "./context.ts";
