@@ -1,0 +1,85 @@
+// Starts the real server as a child process on a fresh database: the embedded SQLite by default, a new
+// PostgreSQL database when TEST_DATABASE=postgres (server from TEST_POSTGRES_URL).
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+export interface TestServer {
+  url: string;
+  env: NodeJS.ProcessEnv;
+  /** Lines the server printed, for assertions on logs. */
+  output: string[];
+  stop(): Promise<void>;
+}
+
+const root = new URL("../..", import.meta.url).pathname;
+export const usesPostgres = process.env.TEST_DATABASE === "postgres";
+const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
+  if (!usesPostgres) {
+    const dir = mkdtempSync(join(tmpdir(), "cms-test-"));
+    return { env: { CMS_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `cms_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestServer> {
+  const database = await freshDatabase();
+  const env = { ...process.env, ...database.env, PORT: "0", HOST: "127.0.0.1", ...extraEnv };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const output: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 30_000);
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) {
+        output.push(line);
+        const port = /"msg":"listening".*"port":(\d+)/.exec(line)?.[1];
+        if (port) {
+          clearTimeout(timer);
+          resolve(`http://127.0.0.1:${port}`);
+        }
+      }
+    };
+    child.stdout?.on("data", onLine);
+    child.stderr?.on("data", onLine);
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output.join("\n")}`)));
+  });
+  return {
+    url,
+    env,
+    output,
+    async stop() {
+      await stopProcess(child);
+      await database.drop();
+    },
+  };
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.on("exit", () => resolve());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+  });
+}
