@@ -7,7 +7,7 @@ export async function answer(route: Route, response: Response): Promise<Response
   if (!response.ok) return response;
   if (route.answer === "deleted") return new Response(null, { status: 204 });
   let body = (await response.json()) as Record<string, unknown>;
-  let status = 200;
+  let status = route.answer === "created" ? 201 : 200;
   if (route.answer === "upsert" && route.record) {
     status = body.created ? 201 : 200;
     body = body[route.record] as Record<string, unknown>;

@@ -31,7 +31,7 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       }
       let forwarded = request;
       if (route.method !== "GET" && route.method !== "DELETE") {
-        const body = await readJsonObject(request, jsonBodyLimit);
+        const body = unwrap(await readJsonObject(request, jsonBodyLimit), route.wrapper);
         const type = inputType(schema, route);
         forwarded = new Request(`${url.origin}${url.pathname}`, {
           method: route.method,
@@ -46,4 +46,10 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       return errorResponse([error]);
     }
   };
+}
+
+/** `{ template: {...} }` and the bare fields are both accepted. */
+function unwrap(body: Record<string, unknown>, wrapper: string | undefined): Record<string, unknown> {
+  const inner = wrapper ? body[wrapper] : undefined;
+  return typeof inner === "object" && inner !== null && !Array.isArray(inner) ? (inner as Record<string, unknown>) : body;
 }

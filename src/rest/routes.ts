@@ -3,6 +3,8 @@
 export type Answer =
   /** The field's result as is. */
   | "result"
+  /** A create that always creates: 201. */
+  | "created"
   /** A create-by-handle payload `{created, <record>}`: 201 with the record, or 200 when it updated. */
   | "upsert"
   /** A delete: 204 with no body. */
@@ -17,6 +19,8 @@ export interface Route {
   record?: string;
   /** The resource returns its blueprint values as top-level keys (the `values` field spread). */
   spreadValues?: boolean;
+  /** The body may wrap the fields in this key, as in `{ template: { html } }`. */
+  wrapper?: string;
 }
 
 const account = "/accounts/:account_id";
@@ -49,9 +53,15 @@ export const routes: Route[] = [
 
   { method: "GET", path: `${account}/blueprints`, field: "Query.blueprints", answer: "result" },
   { method: "GET", path: `${account}/blueprints/:id`, field: "Query.blueprint", answer: "result" },
-  { method: "POST", path: `${account}/blueprints`, field: "Mutation.blueprintCreate", answer: "result" },
+  { method: "POST", path: `${account}/blueprints`, field: "Mutation.blueprintCreate", answer: "created" },
   { method: "PUT", path: `${account}/blueprints/:id`, field: "Mutation.blueprintUpdate", answer: "result" },
   { method: "DELETE", path: `${account}/blueprints/:id`, field: "Mutation.blueprintDelete", answer: "deleted" },
+
+  { method: "GET", path: `${account}/templates`, field: "Query.templates", answer: "result" },
+  { method: "GET", path: `${account}/templates/:id`, field: "Query.template", answer: "result" },
+  { method: "POST", path: `${account}/templates`, field: "Mutation.templateCreate", answer: "created", wrapper: "template" },
+  { method: "PUT", path: `${account}/templates/:id`, field: "Mutation.templateUpdate", answer: "result", wrapper: "template" },
+  { method: "DELETE", path: `${account}/templates/:id`, field: "Mutation.templateDelete", answer: "deleted" },
 ];
 
 interface CompiledRoute extends Route {

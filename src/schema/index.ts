@@ -11,6 +11,8 @@ import "./entries/queries.ts";
 import "./entries/create.ts";
 import "./entries/update.ts";
 import "./entries/delete.ts";
+import "./templates/queries.ts";
+import "./templates/mutations.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 export { createContext } from "./context.ts";

@@ -1,0 +1,45 @@
+// Liquid syntax check before a template is saved (content-api.md: invalid syntax returns 422). The
+// parser knows the CMS's own tags, so `{% form_for %}…{% endform_for %}` is valid and an unclosed one
+// is not; filters are resolved at render time, as in the hosted service.
+import { Liquid, type Parser, Tag, type TagToken, type TopLevelToken } from "liquidjs";
+
+export const cmsBlockTags = ["form_for", "query", "paginate"] as const;
+export const cmsInlineTags = ["cms_scripts"] as const;
+
+function blockTag(name: string) {
+  return class extends Tag {
+    constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
+      super(token, remainTokens, liquid);
+      let closed = false;
+      const stream = parser
+        .parseStream(remainTokens)
+        .on(`tag:end${name}`, () => {
+          closed = true;
+          stream.stop();
+        })
+        .on("end", () => {
+          if (!closed) throw new Error(`tag ${token.getText()} not closed`);
+        });
+      stream.start();
+    }
+    *render(): Generator<unknown, void, unknown> {}
+  };
+}
+
+class InlineTag extends Tag {
+  *render(): Generator<unknown, void, unknown> {}
+}
+
+const checker = new Liquid();
+for (const name of cmsBlockTags) checker.registerTag(name, blockTag(name));
+for (const name of cmsInlineTags) checker.registerTag(name, InlineTag);
+
+/** The parser's message (with line and column) for invalid Liquid, or undefined when it parses. */
+export function liquidSyntaxError(html: string): string | undefined {
+  try {
+    checker.parse(html);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
