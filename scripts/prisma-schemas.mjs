@@ -4,7 +4,7 @@
 //   node scripts/prisma-schemas.mjs                    derive the schemas
 //   node scripts/prisma-schemas.mjs --migration name   derive them and author a migration
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -36,7 +36,14 @@ function header(provider, { pothos }) {
       "",
     );
   }
-  lines.push("datasource db {", `  provider = "${provider}"`, '  url      = env("DATABASE_URL")', "}", "", "");
+  lines.push(
+    "datasource db {",
+    `  provider = "${provider}"`,
+    '  url      = env("DATABASE_URL")',
+    "}",
+    "",
+    "",
+  );
   return lines.join("\n");
 }
 
@@ -66,7 +73,15 @@ for (const [provider, options] of Object.entries(providers)) {
   }
   const sql = execFileSync(
     process.execPath,
-    ["node_modules/prisma/build/index.js", "migrate", "diff", ...from, "--to-schema-datamodel", file, "--script"],
+    [
+      "node_modules/prisma/build/index.js",
+      "migrate",
+      "diff",
+      ...from,
+      "--to-schema-datamodel",
+      file,
+      "--script",
+    ],
     { encoding: "utf8", env: { ...process.env, DATABASE_URL: placeholderUrl[provider] } },
   );
   if (!/^\s*(CREATE|ALTER|DROP|PRAGMA|INSERT|UPDATE)/im.test(sql)) {

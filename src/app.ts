@@ -4,8 +4,8 @@ import type { Config } from "./config.ts";
 import { type Database, ping } from "./db/client.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import { createSiteHandler } from "./render/index.ts";
-import { createRestHandler } from "./rest/index.ts";
 import { json } from "./rest/errors.ts";
+import { createRestHandler } from "./rest/index.ts";
 import { createContext, schema } from "./schema/index.ts";
 
 export function createApp(database: Database, config: Pick<Config, "jsonBodyLimit">) {
@@ -21,7 +21,8 @@ export function createApp(database: Database, config: Pick<Config, "jsonBodyLimi
       return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);
     }
     if (pathname === "/graphql") return graphql(request, createContext(database, request));
-    if (pathname === "/v1" || pathname.startsWith("/v1/")) return rest(request, createContext(database, request));
+    if (pathname === "/v1" || pathname.startsWith("/v1/"))
+      return rest(request, createContext(database, request));
     return site(request);
   });
 }

@@ -15,7 +15,8 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
   });
 
   return async function handleGraphQL(request: Request, ctx: Context): Promise<Response> {
-    const wantsGraphiQL = request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
+    const wantsGraphiQL =
+      request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
     if (!wantsGraphiQL && !(await ctx.viewer())) {
       return Response.json(
         { errors: [{ message: "Missing or invalid bearer token", extensions: { code: "UNAUTHENTICATED" } }] },

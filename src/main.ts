@@ -6,7 +6,8 @@ import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 
-const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+const log = (fields: Record<string, unknown>) =>
+  console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
 
 const config = loadConfig();
 const database = await openDatabase(config);
@@ -17,7 +18,13 @@ const server = createServer(createApp(database, config));
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  log({ level: "info", msg: "listening", url: `http://${config.host}:${port}`, port, database: database.provider });
+  log({
+    level: "info",
+    msg: "listening",
+    url: `http://${config.host}:${port}`,
+    port,
+    database: database.provider,
+  });
 });
 
 function shutdown(signal: string) {

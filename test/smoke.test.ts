@@ -14,7 +14,11 @@ afterAll(() => server?.stop());
 
 describe("smoke", () => {
   it("creates a collection and reads it back by handle", async () => {
-    const created = await client.post("/collections", { name: "Blog", handle: "blog", routing: "blog/:handle" });
+    const created = await client.post("/collections", {
+      name: "Blog",
+      handle: "blog",
+      routing: "blog/:handle",
+    });
     expect(created.status).toBe(201);
     const read = await client.get("/collections/blog");
     expect(read.body).toMatchObject({ id: created.body.id, handle: "blog", entries_count: 0 });

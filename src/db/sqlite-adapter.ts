@@ -35,8 +35,14 @@ function serialize(adapter: Adapter): Adapter {
   const queryRaw = adapter.queryRaw.bind(adapter);
   const executeRaw = adapter.executeRaw.bind(adapter);
   const startTransaction = adapter.startTransaction.bind(adapter);
-  adapter.queryRaw = async (query) => (await idle(), queryRaw(query));
-  adapter.executeRaw = async (query) => (await idle(), executeRaw(query));
+  adapter.queryRaw = async (query) => {
+    await idle();
+    return queryRaw(query);
+  };
+  adapter.executeRaw = async (query) => {
+    await idle();
+    return executeRaw(query);
+  };
   adapter.startTransaction = async (isolationLevel) => {
     await idle();
     let end = () => {};

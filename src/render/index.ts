@@ -2,6 +2,9 @@
 // until then every site path is unknown.
 export function createSiteHandler() {
   return async function handleSite(_request: Request): Promise<Response> {
-    return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return new Response("Not found\n", {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   };
 }

@@ -12,7 +12,8 @@ export async function answer(route: Route, response: Response): Promise<Response
     status = body.created ? 201 : 200;
     body = body[route.record] as Record<string, unknown>;
   }
-  if (route.spreadValues) body = Array.isArray(body.data) ? { ...body, data: body.data.map(spread) } : spread(body);
+  if (route.spreadValues)
+    body = Array.isArray(body.data) ? { ...body, data: body.data.map(spread) } : spread(body);
   return json(body, status);
 }
 

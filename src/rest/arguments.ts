@@ -13,7 +13,10 @@ export function inputType(schema: GraphQLSchema, route: Route): GraphQLInputObje
   return type && isInputObjectType(type) ? type : undefined;
 }
 
-export function bodyToInput(type: GraphQLInputObjectType, body: Record<string, unknown>): Record<string, unknown> {
+export function bodyToInput(
+  type: GraphQLInputObjectType,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   const fields = type.getFields();
   const collectsValues = "values" in fields;
   const input: Record<string, unknown> = {};

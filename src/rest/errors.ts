@@ -5,7 +5,14 @@ import { ApiError, toApiError } from "../schema/errors.ts";
 export function errorResponse(errors: readonly unknown[]): Response {
   const apiErrors = errors.map((error) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) console.error(JSON.stringify({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) }));
+    if (apiError.status >= 500)
+      console.error(
+        JSON.stringify({
+          level: "error",
+          msg: "unexpected error",
+          error: String((error as Error)?.stack ?? error),
+        }),
+      );
     return apiError;
   });
   const status = Math.max(...apiErrors.map((error) => error.status));

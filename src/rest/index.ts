@@ -1,10 +1,10 @@
 // The REST interface: parse -> sofa (the schema's operation) -> answer. Everything here is transport:
 // matching the contract's paths, reading the body, shaping the answer.
 import type { GraphQLSchema } from "graphql";
-import type { Context } from "../schema/index.ts";
 import { ApiError } from "../schema/errors.ts";
-import { bodyToInput, inputType } from "./arguments.ts";
+import type { Context } from "../schema/index.ts";
 import { answer } from "./answer.ts";
+import { bodyToInput, inputType } from "./arguments.ts";
 import { readJsonObject } from "./body.ts";
 import { errorResponse } from "./errors.ts";
 import { matchRoute } from "./routes.ts";
@@ -51,5 +51,7 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
 /** `{ template: {...} }` and the bare fields are both accepted. */
 function unwrap(body: Record<string, unknown>, wrapper: string | undefined): Record<string, unknown> {
   const inner = wrapper ? body[wrapper] : undefined;
-  return typeof inner === "object" && inner !== null && !Array.isArray(inner) ? (inner as Record<string, unknown>) : body;
+  return typeof inner === "object" && inner !== null && !Array.isArray(inner)
+    ? (inner as Record<string, unknown>)
+    : body;
 }

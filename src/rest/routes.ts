@@ -28,12 +28,35 @@ const account = "/accounts/:account_id";
 export const routes: Route[] = [
   { method: "GET", path: `${account}/collections`, field: "Query.collections", answer: "result" },
   { method: "GET", path: `${account}/collections/:id`, field: "Query.collection", answer: "result" },
-  { method: "POST", path: `${account}/collections`, field: "Mutation.collectionCreate", answer: "upsert", record: "collection" },
+  {
+    method: "POST",
+    path: `${account}/collections`,
+    field: "Mutation.collectionCreate",
+    answer: "upsert",
+    record: "collection",
+  },
   { method: "PUT", path: `${account}/collections/:id`, field: "Mutation.collectionUpdate", answer: "result" },
-  { method: "DELETE", path: `${account}/collections/:id`, field: "Mutation.collectionDelete", answer: "deleted" },
+  {
+    method: "DELETE",
+    path: `${account}/collections/:id`,
+    field: "Mutation.collectionDelete",
+    answer: "deleted",
+  },
 
-  { method: "GET", path: `${account}/collections/:collection_id/entries`, field: "Query.entries", answer: "result", spreadValues: true },
-  { method: "GET", path: `${account}/collections/:collection_id/entries/:id`, field: "Query.entry", answer: "result", spreadValues: true },
+  {
+    method: "GET",
+    path: `${account}/collections/:collection_id/entries`,
+    field: "Query.entries",
+    answer: "result",
+    spreadValues: true,
+  },
+  {
+    method: "GET",
+    path: `${account}/collections/:collection_id/entries/:id`,
+    field: "Query.entry",
+    answer: "result",
+    spreadValues: true,
+  },
   {
     method: "POST",
     path: `${account}/collections/:collection_id/entries`,
@@ -49,18 +72,40 @@ export const routes: Route[] = [
     answer: "result",
     spreadValues: true,
   },
-  { method: "DELETE", path: `${account}/collections/:collection_id/entries/:id`, field: "Mutation.entryDelete", answer: "deleted" },
+  {
+    method: "DELETE",
+    path: `${account}/collections/:collection_id/entries/:id`,
+    field: "Mutation.entryDelete",
+    answer: "deleted",
+  },
 
   { method: "GET", path: `${account}/blueprints`, field: "Query.blueprints", answer: "result" },
   { method: "GET", path: `${account}/blueprints/:id`, field: "Query.blueprint", answer: "result" },
   { method: "POST", path: `${account}/blueprints`, field: "Mutation.blueprintCreate", answer: "created" },
   { method: "PUT", path: `${account}/blueprints/:id`, field: "Mutation.blueprintUpdate", answer: "result" },
-  { method: "DELETE", path: `${account}/blueprints/:id`, field: "Mutation.blueprintDelete", answer: "deleted" },
+  {
+    method: "DELETE",
+    path: `${account}/blueprints/:id`,
+    field: "Mutation.blueprintDelete",
+    answer: "deleted",
+  },
 
   { method: "GET", path: `${account}/templates`, field: "Query.templates", answer: "result" },
   { method: "GET", path: `${account}/templates/:id`, field: "Query.template", answer: "result" },
-  { method: "POST", path: `${account}/templates`, field: "Mutation.templateCreate", answer: "created", wrapper: "template" },
-  { method: "PUT", path: `${account}/templates/:id`, field: "Mutation.templateUpdate", answer: "result", wrapper: "template" },
+  {
+    method: "POST",
+    path: `${account}/templates`,
+    field: "Mutation.templateCreate",
+    answer: "created",
+    wrapper: "template",
+  },
+  {
+    method: "PUT",
+    path: `${account}/templates/:id`,
+    field: "Mutation.templateUpdate",
+    answer: "result",
+    wrapper: "template",
+  },
   { method: "DELETE", path: `${account}/templates/:id`, field: "Mutation.templateDelete", answer: "deleted" },
 ];
 

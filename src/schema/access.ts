@@ -13,7 +13,11 @@ export type Access = "read" | "write";
  * 401 without a valid token; 403 when the token belongs to another account than the path's, or when a
  * read-scoped token asks to write.
  */
-export async function accountScope(ctx: Context, accountId: string, access: Access = "read"): Promise<AccountScope> {
+export async function accountScope(
+  ctx: Context,
+  accountId: string,
+  access: Access = "read",
+): Promise<AccountScope> {
   const viewer = await ctx.viewer();
   if (!viewer) throw new ApiError(401, "Missing or invalid bearer token");
   if (viewer.accountId !== accountId) throw new ApiError(403, "This token is not valid for this account");

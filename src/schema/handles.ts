@@ -11,7 +11,10 @@ export function handleSchema(prefix?: string) {
     .string()
     .min(1, "must not be empty")
     .max(HANDLE_MAX, `must be at most ${HANDLE_MAX} characters`)
-    .regex(handlePattern, "may contain only lowercase letters, digits, '-' and '_', and must start and end with a letter or digit")
+    .regex(
+      handlePattern,
+      "may contain only lowercase letters, digits, '-' and '_', and must start and end with a letter or digit",
+    )
     .refine((handle) => !prefix || !handle.startsWith(prefix), `must not start with '${prefix}'`);
 }
 

@@ -15,5 +15,5 @@ import "./templates/queries.ts";
 import "./templates/mutations.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
-export { createContext } from "./context.ts";
 export type { Context } from "./context.ts";
+export { createContext } from "./context.ts";

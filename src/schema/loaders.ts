@@ -27,7 +27,15 @@ export function createLoaders(ctx: Pick<Context, "db">): Loaders {
         loader = new DataLoader(async (ids) => {
           const rows = await ctx.db.entry.findMany({
             where: { accountId, id: { in: [...ids] } },
-            select: { id: true, title: true, handle: true, contentPath: true, publishedAt: true, published: true, data: true },
+            select: {
+              id: true,
+              title: true,
+              handle: true,
+              contentPath: true,
+              publishedAt: true,
+              published: true,
+              data: true,
+            },
           });
           const byId = new Map(rows.map((row) => [row.id, row]));
           return ids.map((id) => byId.get(id) ?? null);

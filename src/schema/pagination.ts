@@ -56,11 +56,13 @@ export interface ListShape<T> {
   pagination: Page;
 }
 
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
 /** The envelope type `<Name>List { data: [Name!]!, pagination: Pagination! }`. */
-export function listType<T>(name: string, item: ObjectRef<any, T> | string) {
+export function listType<T>(name: string, item: ObjectRef<BuilderTypes, T>) {
   return builder.objectRef<ListShape<T>>(`${name}List`).implement({
     fields: (t) => ({
-      data: t.field({ type: [item as ObjectRef<any, T>], resolve: (list) => list.data }),
+      data: t.field({ type: [item], resolve: (list) => list.data }),
       pagination: t.field({ type: PaginationRef, resolve: (list) => list.pagination }),
     }),
   });

@@ -36,7 +36,9 @@ export function parseDateTime(value: unknown): Date {
   if (!match) throw new GraphQLError("is not an ISO 8601 date-time");
   const [, year, month, day, hour = "00", minute = "00", second = "00", fraction = "", zone = "Z"] = match;
   const offset = zone.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
-  const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`);
+  const date = new Date(
+    `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`,
+  );
   const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (Number.isNaN(date.getTime()) || calendar.getUTCDate() !== Number(day)) {
     throw new GraphQLError("is not a valid date-time");

@@ -18,6 +18,8 @@ export function issuePath(path: readonly Segment[]): string {
   const keys = path.map((segment) => (typeof segment === "object" ? segment.key : segment));
   if (keys[0] === "input") keys.shift();
   return keys
-    .map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`))
+    .map((key, index) =>
+      typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`,
+    )
     .join("");
 }

@@ -46,6 +46,7 @@ export function api(server: TestServer, account: TestAccount, token = account.to
     put: send("PUT"),
     patch: send("PATCH"),
     delete: (path) => request(`${base}${path}`, { method: "DELETE", headers: auth }),
-    raw: (path, init = {}) => request(`${server.url}${path}`, { ...init, headers: { ...auth, ...init.headers } }),
+    raw: (path, init = {}) =>
+      request(`${server.url}${path}`, { ...init, headers: { ...auth, ...init.headers } }),
   };
 }

@@ -44,9 +44,19 @@ async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promis
 
 export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const database = await freshDatabase();
-  const env = { ...process.env, ...database.env, PORT: "0", HOST: "127.0.0.1", ...extraEnv };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...database.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ...extraEnv,
+  };
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 30_000);

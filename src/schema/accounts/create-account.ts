@@ -10,7 +10,8 @@ export interface NewAccount {
   domain: string;
 }
 
-const hostname = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const hostname =
+  /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 export async function createAccount(db: Db, input: { name: string; domain: string }): Promise<NewAccount> {
   const name = input.name.trim();

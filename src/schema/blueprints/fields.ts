@@ -55,11 +55,16 @@ export const reservedFieldHandles = new Set([
 ]);
 
 const internalNames = new Map<string, FieldType>(
-  fieldTypes.map((type) => [`BlueprintField${type.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}`, type]),
+  fieldTypes.map((type) => [
+    `BlueprintField${type.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}`,
+    type,
+  ]),
 );
 
 const typeSchema = z.string().transform((value, ctx) => {
-  const type = (fieldTypes as readonly string[]).includes(value) ? (value as FieldType) : internalNames.get(value);
+  const type = (fieldTypes as readonly string[]).includes(value)
+    ? (value as FieldType)
+    : internalNames.get(value);
   if (!type) ctx.addIssue({ code: "custom", message: `must be one of ${fieldTypes.join(", ")}` });
   return type ?? "text";
 });
@@ -69,12 +74,18 @@ const optionsSchema = z.record(z.string(), z.unknown());
 const optionRules: Partial<Record<FieldType, z.ZodType>> = {
   enumerate: z.object({ enumerations: z.array(z.string()).optional() }),
   entity: z.object({ collection: z.string().optional(), multiple: z.boolean().optional() }),
-  number: z.object({ number_type: z.string().optional(), decimal_places: z.number().int().min(0).max(20).optional() }),
+  number: z.object({
+    number_type: z.string().optional(),
+    decimal_places: z.number().int().min(0).max(20).optional(),
+  }),
 };
 
 export const fieldHandleSchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must start with a letter or '_' and contain only letters, digits and '_' (at most 64)")
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
+    "must start with a letter or '_' and contain only letters, digits and '_' (at most 64)",
+  )
   .refine((handle) => !reservedFieldHandles.has(handle), "is reserved for the entry itself");
 
 const fieldSchema = z
@@ -99,7 +110,8 @@ export const fieldsSchema = z
   .superRefine((fields, ctx) => {
     const seen = new Set<string>();
     fields.forEach((field, index) => {
-      if (seen.has(field.handle)) ctx.addIssue({ code: "custom", path: [index, "handle"], message: "is used twice" });
+      if (seen.has(field.handle))
+        ctx.addIssue({ code: "custom", path: [index, "handle"], message: "is used twice" });
       seen.add(field.handle);
     });
   });

@@ -4,9 +4,9 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { ApiError } from "../errors.ts";
-import { toJson } from "../json.ts";
 import { handleFromTitle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
+import { toJson } from "../json.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../prisma-errors.ts";
 import { defineFields, type FieldInput, mergeFields, readFields } from "./fields.ts";
 import { findBlueprint } from "./find.ts";
@@ -59,7 +59,9 @@ builder.mutationField("blueprintUpdate", (t) =>
           data: {
             ...(title != null && { title }),
             ...(handle != null && { handle }),
-            ...(fields != null && { fields: toJson(mergeFields(readFields(stored.fields), fields as FieldInput[])) }),
+            ...(fields != null && {
+              fields: toJson(mergeFields(readFields(stored.fields), fields as FieldInput[])),
+            }),
           },
         });
       } catch (error) {

@@ -26,12 +26,14 @@ const BlueprintPagination = builder.objectRef<BlueprintPage>("BlueprintPaginatio
   }),
 });
 
-const BlueprintList = builder.objectRef<{ data: Blueprint[]; pagination: BlueprintPage }>("BlueprintList").implement({
-  fields: (t) => ({
-    data: t.field({ type: [BlueprintRef], resolve: (list) => list.data }),
-    pagination: t.field({ type: BlueprintPagination, resolve: (list) => list.pagination }),
-  }),
-});
+const BlueprintList = builder
+  .objectRef<{ data: Blueprint[]; pagination: BlueprintPage }>("BlueprintList")
+  .implement({
+    fields: (t) => ({
+      data: t.field({ type: [BlueprintRef], resolve: (list) => list.data }),
+      pagination: t.field({ type: BlueprintPagination, resolve: (list) => list.pagination }),
+    }),
+  });
 
 builder.queryField("blueprints", (t) =>
   t.field({

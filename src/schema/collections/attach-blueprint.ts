@@ -2,12 +2,12 @@
 // unknown), else an inline `blueprint` is created. A blueprint has one owner at most.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
-import { toJson } from "../json.ts";
 import { defineFields, type FieldInput } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import type { Problems } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
+import { toJson } from "../json.ts";
 import type { CollectionCreate } from "./inputs.ts";
 
 export interface BlueprintPlan {
@@ -27,14 +27,20 @@ export async function planBlueprint(
       select: { id: true, collectionId: true },
     });
     if (existing?.collectionId) {
-      problems.add("blueprint_handles", `blueprint '${input.blueprint_handle}' already belongs to another collection`);
+      problems.add(
+        "blueprint_handles",
+        `blueprint '${input.blueprint_handle}' already belongs to another collection`,
+      );
       return undefined;
     }
     if (existing) return { attach: existing.id };
   }
   if (!input.blueprint) return undefined;
   const handle = input.blueprint.handle ?? input.handle;
-  const taken = await ctx.db.blueprint.findFirst({ where: { ...scope, handle }, select: { collectionId: true } });
+  const taken = await ctx.db.blueprint.findFirst({
+    where: { ...scope, handle },
+    select: { collectionId: true },
+  });
   if (taken?.collectionId) {
     problems.add("blueprint_handles", `blueprint '${handle}' already belongs to another collection`);
   } else if (taken) {

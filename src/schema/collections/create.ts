@@ -24,16 +24,21 @@ async function insertCollection(ctx: Context, scope: AccountScope, input: Collec
   const id = newId(prefixes.collection);
   const { name, handle, routing } = input;
   await ctx.db.$transaction(async (tx) => {
-    await tx.collection.create({ data: { ...collectionColumns(input), ...scope, id, name, handle, routing } });
+    await tx.collection.create({
+      data: { ...collectionColumns(input), ...scope, id, name, handle, routing },
+    });
     if (blueprint?.attach) {
       const { count } = await tx.blueprint.updateMany({
         where: { ...scope, id: blueprint.attach, collectionId: null },
         data: { collectionId: id },
       });
-      if (count === 0) throw ApiError.invalid("blueprint_handles", "the blueprint already belongs to another collection");
+      if (count === 0)
+        throw ApiError.invalid("blueprint_handles", "the blueprint already belongs to another collection");
     }
     if (blueprint?.create) {
-      await tx.blueprint.create({ data: { ...blueprint.create, ...scope, id: newId(prefixes.blueprint), collectionId: id } });
+      await tx.blueprint.create({
+        data: { ...blueprint.create, ...scope, id: newId(prefixes.blueprint), collectionId: id },
+      });
     }
   });
   return id;
@@ -51,7 +56,10 @@ builder.mutationField("collectionCreate", (t) =>
         try {
           const id = await insertCollection(ctx, scope, args.input);
           const query = queryFromInfo({ context: ctx, info, path: ["collection"] });
-          return { created: true, collection: await ctx.db.collection.findUniqueOrThrow({ ...query, where: { id } }) };
+          return {
+            created: true,
+            collection: await ctx.db.collection.findUniqueOrThrow({ ...query, where: { id } }),
+          };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
           existing = await ctx.db.collection.findUniqueOrThrow({ where: byHandle });
@@ -60,7 +68,10 @@ builder.mutationField("collectionCreate", (t) =>
       const { blueprint_handle: _attach, blueprint: _inline, ...settings } = args.input;
       await applyCollectionUpdate(ctx, scope, existing, settings);
       const query = queryFromInfo({ context: ctx, info, path: ["collection"] });
-      return { created: false, collection: await ctx.db.collection.findUniqueOrThrow({ ...query, where: { id: existing.id } }) };
+      return {
+        created: false,
+        collection: await ctx.db.collection.findUniqueOrThrow({ ...query, where: { id: existing.id } }),
+      };
     },
   }),
 );

@@ -1,6 +1,7 @@
 // The Collection as the API returns it (content-api.md, "Collection": response fields).
-import { builder } from "../builder.ts";
+
 import { BlueprintRef } from "../blueprints/type.ts";
+import { builder } from "../builder.ts";
 
 export const OrderableEnum = builder.enumType("Orderable", {
   description: "Tiebreak on publish date after position: `no` sorts newest created first.",

@@ -10,7 +10,11 @@ import { prefixes } from "../ids.ts";
 builder.mutationField("entryDelete", (t) =>
   t.id({
     description: "Deletes the entry and returns its ID.",
-    args: { account_id: accountArg(t.arg), collection_id: idArg(t.arg, "collection"), id: idArg(t.arg, "entry") },
+    args: {
+      account_id: accountArg(t.arg),
+      collection_id: idArg(t.arg, "collection"),
+      id: idArg(t.arg, "entry"),
+    },
     resolve: async (_root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const collection = await findCollection(ctx, scope, args.collection_id);

@@ -12,7 +12,11 @@ export interface EntityLookup {
 }
 
 /** The referenced entry's ID, or undefined when the reference does not resolve in the account. */
-export async function resolveEntity(lookup: EntityLookup, field: FieldDefinition, ref: string): Promise<string | undefined> {
+export async function resolveEntity(
+  lookup: EntityLookup,
+  field: FieldDefinition,
+  ref: string,
+): Promise<string | undefined> {
   const { ctx, scope } = lookup;
   if (ref.startsWith(prefixes.entry)) {
     const entry = await ctx.db.entry.findFirst({ where: { ...scope, id: ref }, select: { id: true } });
@@ -20,13 +24,19 @@ export async function resolveEntity(lookup: EntityLookup, field: FieldDefinition
   }
   const separator = ref.indexOf(":");
   const collectionHandle =
-    separator >= 0 ? ref.slice(0, separator) : typeof field.options.collection === "string" ? field.options.collection : undefined;
+    separator >= 0
+      ? ref.slice(0, separator)
+      : typeof field.options.collection === "string"
+        ? field.options.collection
+        : undefined;
   const handle = separator >= 0 ? ref.slice(separator + 1) : ref;
   const entry = await ctx.db.entry.findFirst({
     where: {
       ...scope,
       handle,
-      ...(collectionHandle ? { collection: { ...scope, handle: collectionHandle } } : { collectionId: lookup.ownCollectionId }),
+      ...(collectionHandle
+        ? { collection: { ...scope, handle: collectionHandle } }
+        : { collectionId: lookup.ownCollectionId }),
     },
     select: { id: true },
   });

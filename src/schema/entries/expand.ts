@@ -16,7 +16,9 @@ export async function expandValues(
   for (const field of fields) {
     if (field.type !== "entity" || values[field.handle] == null) continue;
     const stored = values[field.handle];
-    const ids = (Array.isArray(stored) ? stored : [stored]).filter((id): id is string => typeof id === "string");
+    const ids = (Array.isArray(stored) ? stored : [stored]).filter(
+      (id): id is string => typeof id === "string",
+    );
     const entries = (await loader.loadMany(ids)).filter((entry): entry is ReferencedEntry => isEntry(entry));
     const expanded = entries.map(expandEntry);
     values[field.handle] = Array.isArray(stored) ? expanded : (expanded[0] ?? null);

@@ -11,12 +11,18 @@ const position = z.number().int().min(-1_000_000_000).max(1_000_000_000);
 
 const common = (t: Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0]) => ({
   published: t.boolean({ description: "Publicly visible; default true." }),
-  published_at: t.field({ type: "DateTime", description: "Required when the routing uses :year, :month or :day." }),
+  published_at: t.field({
+    type: "DateTime",
+    description: "Required when the routing uses :year, :month or :day.",
+  }),
   include_in_sitemap: t.boolean(),
   position: t.int({ description: "Manual sort order, lower first; default 0.", validate: position }),
   template_handle: t.string({ validate: templateHandle }),
   layout_handle: t.string({ validate: templateHandle }),
-  values: t.field({ type: "JSON", description: "Blueprint values by field handle; unknown handles are dropped." }),
+  values: t.field({
+    type: "JSON",
+    description: "Blueprint values by field handle; unknown handles are dropped.",
+  }),
 });
 
 export const EntryCreateInput = builder.inputType("EntryCreateInput", {

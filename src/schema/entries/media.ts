@@ -9,7 +9,10 @@ type Result = { value: unknown } | { error: string };
 export function imagePath(raw: unknown): Result {
   if (typeof raw !== "string" || raw.trim() === "") return { error: "must be an asset ID, filename or path" };
   if (raw.startsWith("acass_")) return { error: `no asset with ID '${raw}'` };
-  const path = raw.trim().replace(/^\/+/, "").replace(/^assets\//, "");
+  const path = raw
+    .trim()
+    .replace(/^\/+/, "")
+    .replace(/^assets\//, "");
   const parts = path.split("/");
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
   if (parts.some((part) => part === "" || part === "." || part === ".." || /[\u0000-\u001f\\]/.test(part))) {

@@ -83,7 +83,10 @@ export async function refreshPaths(tx: Tx, collectionId: string, ids?: string[])
 export async function refreshChildPaths(tx: Tx, parentId: string): Promise<void> {
   const children = await tx.entryReference.findMany({
     where: { toId: parentId },
-    select: { field: true, from: { select: { id: true, collectionId: true, collection: { select: { routing: true } } } } },
+    select: {
+      field: true,
+      from: { select: { id: true, collectionId: true, collection: { select: { routing: true } } } },
+    },
   });
   const byCollection = new Map<string, string[]>();
   for (const { field, from } of children) {
@@ -92,4 +95,3 @@ export async function refreshChildPaths(tx: Tx, parentId: string): Promise<void>
   }
   for (const [collectionId, ids] of byCollection) await refreshPaths(tx, collectionId, ids);
 }
-

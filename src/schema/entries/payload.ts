@@ -3,9 +3,11 @@ import type { Entry } from "../../generated/sqlite/client.ts";
 import { builder } from "../builder.ts";
 import { EntryRef } from "./type.ts";
 
-export const EntryCreatePayload = builder.objectRef<{ created: boolean; entry: Entry }>("EntryCreatePayload").implement({
-  fields: (t) => ({
-    created: t.exposeBoolean("created", { description: "False when the handle existed and was updated." }),
-    entry: t.field({ type: EntryRef, resolve: (payload) => payload.entry }),
-  }),
-});
+export const EntryCreatePayload = builder
+  .objectRef<{ created: boolean; entry: Entry }>("EntryCreatePayload")
+  .implement({
+    fields: (t) => ({
+      created: t.exposeBoolean("created", { description: "False when the handle existed and was updated." }),
+      entry: t.field({ type: EntryRef, resolve: (payload) => payload.entry }),
+    }),
+  });

@@ -32,11 +32,14 @@ export async function chooseBlueprint(
     orderBy: { id: "asc" },
     select: { id: true, handle: true, fields: true },
   });
-  const chosen = handle != null ? blueprints.find((b) => b.handle === handle || b.id === handle) : blueprints[0];
+  const chosen =
+    handle != null ? blueprints.find((b) => b.handle === handle || b.id === handle) : blueprints[0];
   if (!chosen) {
     throw ApiError.invalid(
       "blueprint_handle",
-      handle != null ? `is not a blueprint of collection '${collection.handle}'` : "is required: the collection has no blueprint",
+      handle != null
+        ? `is not a blueprint of collection '${collection.handle}'`
+        : "is required: the collection has no blueprint",
     );
   }
   return { id: chosen.id, fields: readFields(chosen.fields) };

@@ -48,7 +48,11 @@ builder.queryField("entries", (t) =>
 builder.queryField("entry", (t) =>
   t.prismaField({
     type: EntryRef,
-    args: { account_id: accountArg(t.arg), collection_id: idArg(t.arg, "collection"), id: idArg(t.arg, "entry") },
+    args: {
+      account_id: accountArg(t.arg),
+      collection_id: idArg(t.arg, "collection"),
+      id: idArg(t.arg, "entry"),
+    },
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id);
       const collection = await findCollection(ctx, scope, args.collection_id);

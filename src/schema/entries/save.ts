@@ -41,7 +41,12 @@ export async function insertEntry(
   prepared: PreparedEntry,
 ): Promise<string> {
   const now = new Date();
-  const settled = { handle: input.handle, publishedAt: input.published_at ?? null, createdAt: now, routingOverride: null };
+  const settled = {
+    handle: input.handle,
+    publishedAt: input.published_at ?? null,
+    createdAt: now,
+    routingOverride: null,
+  };
   const path = await settlePath(ctx, scope, collection, settled, prepared.references, []);
   const id = newId(prefixes.entry);
   await ctx.db.$transaction(async (tx) => {
@@ -65,7 +70,9 @@ export async function insertEntry(
         updatedAt: now,
       },
     });
-    const rows = [...prepared.references].flatMap(([field, ids]) => ids.map((toId) => ({ fromId: id, field, toId })));
+    const rows = [...prepared.references].flatMap(([field, ids]) =>
+      ids.map((toId) => ({ fromId: id, field, toId })),
+    );
     if (rows.length > 0) await tx.entryReference.createMany({ data: rows });
   });
   return id;

@@ -1,7 +1,8 @@
 // The Entry as the API returns it. Blueprint values are one JSON object, `values`; REST spreads it into
 // top-level keys (content-api.md: "Its blueprint values are sent and returned as top-level keys").
-import { builder } from "../builder.ts";
+
 import { readFields } from "../blueprints/fields.ts";
+import { builder } from "../builder.ts";
 import { expandValues } from "./expand.ts";
 
 export const EntryRef = builder.prismaObject("Entry", {
@@ -31,7 +32,8 @@ export const EntryRef = builder.prismaObject("Entry", {
       type: "JSON",
       description: "Blueprint values by field handle; entity fields are expanded into the entries they name.",
       select: { accountId: true, data: true, blueprint: { select: { fields: true } } },
-      resolve: (entry, _args, ctx) => expandValues(ctx, entry.accountId, readFields(entry.blueprint.fields), entry.data),
+      resolve: (entry, _args, ctx) =>
+        expandValues(ctx, entry.accountId, readFields(entry.blueprint.fields), entry.data),
     }),
   }),
 });

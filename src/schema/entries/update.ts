@@ -2,8 +2,8 @@
 // is fixed after create.
 import { type AccountScope, accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
-import { builder } from "../builder.ts";
 import { readFields } from "../blueprints/fields.ts";
+import { builder } from "../builder.ts";
 import { type CollectionRow, findCollection } from "../collections/find.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -36,7 +36,8 @@ export async function applyEntryUpdate(
     try {
       if (await updateEntry(ctx, scope, collection, stored, input, prepared)) return stored.id;
     } catch (error) {
-      if (isUniqueViolation(error)) throw ApiError.invalid("handle", "is already used by another entry of this collection");
+      if (isUniqueViolation(error))
+        throw ApiError.invalid("handle", "is already used by another entry of this collection");
       throw error;
     }
   }
@@ -55,9 +56,14 @@ builder.mutationField("entryUpdate", (t) =>
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const collection = await findCollection(ctx, scope, args.collection_id);
-      const id = await applyEntryUpdate(ctx, scope, collection, idOrHandle(args.id, prefixes.entry), args.input);
+      const id = await applyEntryUpdate(
+        ctx,
+        scope,
+        collection,
+        idOrHandle(args.id, prefixes.entry),
+        args.input,
+      );
       return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 );
-

@@ -67,7 +67,8 @@ function normalizeScalar(field: FieldDefinition, raw: unknown): Result {
       return typeof raw === "string" ? { value: raw } : { error: "must be a string" };
     case "number":
       if (typeof raw !== "number" || !Number.isFinite(raw)) return { error: "must be a number" };
-      if (field.options.number_type === "integer" && !Number.isInteger(raw)) return { error: "must be a whole number" };
+      if (field.options.number_type === "integer" && !Number.isInteger(raw))
+        return { error: "must be a whole number" };
       return { value: raw };
     case "toggle":
       return typeof raw === "boolean" ? { value: raw } : { error: "must be true or false" };
@@ -84,7 +85,8 @@ function normalizeScalar(field: FieldDefinition, raw: unknown): Result {
     case "video":
       return videoValue(raw);
     case "gallery":
-      if (!Array.isArray(raw) || !raw.every(isPlainObject)) return { error: "must be an array of image objects" };
+      if (!Array.isArray(raw) || !raw.every(isPlainObject))
+        return { error: "must be an array of image objects" };
       return { value: raw.map((item) => pick(item, galleryKeys)) };
     case "list":
       return Array.isArray(raw) ? { value: raw } : { error: "must be an array" };
@@ -100,5 +102,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((key) => Object.hasOwn(source, key)).map((key) => [key, source[key]]));
+  return Object.fromEntries(
+    keys.filter((key) => Object.hasOwn(source, key)).map((key) => [key, source[key]]),
+  );
 }

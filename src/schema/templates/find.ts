@@ -5,7 +5,12 @@ import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
 
-export async function findTemplate<Query extends object>(ctx: Context, scope: AccountScope, id: string, query?: Query) {
+export async function findTemplate<Query extends object>(
+  ctx: Context,
+  scope: AccountScope,
+  id: string,
+  query?: Query,
+) {
   const template = await ctx.db.template.findFirst({
     ...(query ?? {}),
     where: { ...scope, ...idOrHandle(id, prefixes.template) },

@@ -65,7 +65,8 @@ builder.mutationField("templateUpdate", (t) =>
               ...(html != null && { html }),
             },
           });
-          if (handle != null && handle !== stored.handle) await renameTemplateReferences(tx, scope, stored.handle, handle);
+          if (handle != null && handle !== stored.handle)
+            await renameTemplateReferences(tx, scope, stored.handle, handle);
         });
       } catch (error) {
         throw isUniqueViolation(error) ? handleTaken() : error;

@@ -10,7 +10,9 @@ export async function checkTemplateHandles(
   references: Record<string, string | null | undefined>,
   problems: Problems,
 ): Promise<void> {
-  const wanted = Object.entries(references).filter((pair): pair is [string, string] => typeof pair[1] === "string");
+  const wanted = Object.entries(references).filter(
+    (pair): pair is [string, string] => typeof pair[1] === "string",
+  );
   if (wanted.length === 0) return;
   const found = await ctx.db.template.findMany({
     where: { ...scope, handle: { in: wanted.map(([, handle]) => handle) } },

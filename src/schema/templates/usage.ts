@@ -8,7 +8,12 @@ type Tx = Pick<Db, "collection" | "entry">;
 const collectionColumns = ["templateHandle", "layoutHandle", "indexTemplateHandle"] as const;
 const entryColumns = ["templateHandle", "layoutHandle"] as const;
 
-export async function renameTemplateReferences(tx: Tx, scope: AccountScope, from: string, to: string): Promise<void> {
+export async function renameTemplateReferences(
+  tx: Tx,
+  scope: AccountScope,
+  from: string,
+  to: string,
+): Promise<void> {
   for (const column of collectionColumns) {
     await tx.collection.updateMany({ where: { ...scope, [column]: from }, data: { [column]: to } });
   }
@@ -19,7 +24,9 @@ export async function renameTemplateReferences(tx: Tx, scope: AccountScope, from
 
 export async function templateInUse(tx: Tx, scope: AccountScope, handle: string): Promise<boolean> {
   const [collections, entries] = await Promise.all([
-    tx.collection.count({ where: { ...scope, OR: collectionColumns.map((column) => ({ [column]: handle })) } }),
+    tx.collection.count({
+      where: { ...scope, OR: collectionColumns.map((column) => ({ [column]: handle })) },
+    }),
     tx.entry.count({ where: { ...scope, OR: entryColumns.map((column) => ({ [column]: handle })) } }),
   ]);
   return collections + entries > 0;
