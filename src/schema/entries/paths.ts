@@ -2,6 +2,7 @@
 // "Routing placeholders"). Stored, because the site looks entries up by it; regenerated when the
 // handle, the date, the routing or a parent's handle changes.
 import type { Db } from "../../db/client.ts";
+import type { AccountScope } from "../access.ts";
 import { fieldTokens } from "../collections/routing.ts";
 import { ApiError } from "../errors.ts";
 
@@ -80,9 +81,9 @@ export async function refreshPaths(tx: Tx, collectionId: string, ids?: string[])
 }
 
 /** After an entry's handle changed: children whose routing uses it as `:<field>` move with it. */
-export async function refreshChildPaths(tx: Tx, parentId: string): Promise<void> {
+export async function refreshChildPaths(tx: Tx, scope: AccountScope, parentId: string): Promise<void> {
   const children = await tx.entryReference.findMany({
-    where: { toId: parentId },
+    where: { ...scope, toId: parentId },
     select: {
       field: true,
       from: { select: { id: true, collectionId: true, collection: { select: { routing: true } } } },

@@ -71,7 +71,7 @@ export async function insertEntry(
       },
     });
     const rows = [...prepared.references].flatMap(([field, ids]) =>
-      ids.map((toId) => ({ fromId: id, field, toId })),
+      ids.map((toId) => ({ ...scope, fromId: id, field, toId })),
     );
     if (rows.length > 0) await tx.entryReference.createMany({ data: rows });
   });
@@ -116,10 +116,10 @@ export async function updateEntry(
     for (const [field, ids] of prepared.references) {
       await tx.entryReference.deleteMany({ where: { fromId: stored.id, field } });
       if (ids.length > 0) {
-        await tx.entryReference.createMany({ data: ids.map((toId) => ({ fromId: stored.id, field, toId })) });
+        await tx.entryReference.createMany({ data: ids.map((toId) => ({ ...scope, fromId: stored.id, field, toId })) });
       }
     }
-    if (settled.handle !== stored.handle) await refreshChildPaths(tx, stored.id);
+    if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);
     return true;
   });
 }

@@ -90,6 +90,7 @@ CREATE TABLE "Entry" (
 
 -- CreateTable
 CREATE TABLE "EntryReference" (
+    "accountId" TEXT NOT NULL,
     "fromId" TEXT NOT NULL,
     "toId" TEXT NOT NULL,
     "field" TEXT NOT NULL,
@@ -142,7 +143,7 @@ CREATE INDEX "Entry_accountId_contentPath_idx" ON "Entry"("accountId", "contentP
 CREATE UNIQUE INDEX "Entry_accountId_collectionId_handle_key" ON "Entry"("accountId", "collectionId", "handle");
 
 -- CreateIndex
-CREATE INDEX "EntryReference_toId_idx" ON "EntryReference"("toId");
+CREATE INDEX "EntryReference_accountId_toId_idx" ON "EntryReference"("accountId", "toId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Template_accountId_handle_key" ON "Template"("accountId", "handle");
