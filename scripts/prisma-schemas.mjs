@@ -65,8 +65,10 @@ for (const [provider, options] of Object.entries(providers)) {
   writeFileSync(file, next);
   if (!migrationName) continue;
 
+  // The previous derived schema is what the committed migrations build; with none, start from empty.
+  const migrated = existsSync(join(dir, "migrations")) && readdirSync(join(dir, "migrations")).length > 0;
   let from = ["--from-empty"];
-  if (previous) {
+  if (previous && migrated) {
     const old = join(mkdtempSync(join(tmpdir(), "cms-schema-")), "schema.prisma");
     writeFileSync(old, previous);
     from = ["--from-schema-datamodel", old];
