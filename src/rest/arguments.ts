@@ -19,8 +19,9 @@ export function bodyToInput(
 ): Record<string, unknown> {
   const fields = type.getFields();
   const collectsValues = "values" in fields;
-  const input: Record<string, unknown> = {};
-  const values: Record<string, unknown> = {};
+  // Null-prototype objects: a `__proto__` key in the body stays an ordinary (and later dropped) key.
+  const input: Record<string, unknown> = Object.create(null);
+  const values: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(body)) {
     if (key !== "values" && Object.hasOwn(fields, key)) input[key] = value;
     else if (collectsValues) values[key] = value;
