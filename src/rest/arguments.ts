@@ -3,6 +3,7 @@
 // when the input has a `values` field (blueprint values) every other key goes there; the rest are
 // ignored, as keys that are not arguments are.
 import { type GraphQLInputObjectType, type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
+import type { ErrorDetail } from "../schema/errors.ts";
 import type { Route } from "./routes.ts";
 
 export function inputType(schema: GraphQLSchema, route: Route): GraphQLInputObjectType | undefined {
@@ -28,4 +29,19 @@ export function bodyToInput(
   }
   if (collectsValues && Object.keys(values).length > 0) input.values = values;
   return input;
+}
+
+/**
+ * Sofa coerces query parameters without naming the one that failed; integer parameters are checked here
+ * first so that `?page=abc` is a 422 on `page`, like every other invalid value.
+ */
+export function invalidQueryParameter(schema: GraphQLSchema, route: Route, url: URL): ErrorDetail | undefined {
+  const [kind, name = ""] = route.field.split(".");
+  const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
+  for (const arg of root?.getFields()[name]?.args ?? []) {
+    const value = url.searchParams.get(arg.name);
+    if (value === null || getNamedType(arg.type).name !== "Int") continue;
+    if (!/^-?\d{1,9}$/.test(value.trim())) return { path: arg.name, message: "must be a whole number" };
+  }
+  return undefined;
 }

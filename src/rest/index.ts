@@ -4,7 +4,7 @@ import type { GraphQLSchema } from "graphql";
 import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { answer } from "./answer.ts";
-import { bodyToInput, inputType } from "./arguments.ts";
+import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
 import { readJsonObject } from "./body.ts";
 import { errorResponse } from "./errors.ts";
 import { matchRoute } from "./routes.ts";
@@ -29,6 +29,8 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
         if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");
         throw new ApiError(404, `No route for ${request.method} ${url.pathname}`);
       }
+      const badParameter = invalidQueryParameter(schema, route, url);
+      if (badParameter) throw new ApiError(422, "Validation failed", [badParameter]);
       let forwarded = request;
       if (route.method !== "GET" && route.method !== "DELETE") {
         const body = unwrap(await readJsonObject(request, jsonBodyLimit), route.wrapper);
