@@ -1,0 +1,267 @@
+// The operator CLI (decisions.md "Running the service"): accounts and tokens against the running
+// server's database. JSON output with --json; errors print one line to stderr and exit non-zero.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiResponse, api, request } from "./helpers/api.ts";
+import { type CliResult, cms, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+
+let server: TestServer;
+let created: CliResult;
+let account: TestAccount;
+const domain = `${randomBytes(5).toString("hex")}.test`;
+
+function expectOneLineError(result: CliResult) {
+  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
+  const lines = result.stderr.split("\n").filter((line) => line.trim() !== "");
+  expect(lines, `stderr: ${result.stderr}`).toHaveLength(1);
+  expect(lines[0]?.trim().length).toBeGreaterThan(0);
+  expect(result.stderr).not.toMatch(/\n\s*at\s/);
+}
+
+function expectErrorBody(response: ApiResponse, status: number) {
+  expect(response.status, `${status} expected, got ${response.status}: ${response.text}`).toBe(status);
+  expect(typeof response.body?.error).toBe("string");
+  expect(Array.isArray(response.body?.details)).toBe(true);
+  expect(response.text).not.toMatch(/\n\s*at\s/);
+}
+
+function parseToken(result: CliResult): string {
+  expect(result.code, result.stderr).toBe(0);
+  const printed = JSON.parse(result.stdout);
+  expect(Object.keys(printed)).toEqual(["token"]);
+  expect(typeof printed.token).toBe("string");
+  expect(printed.token.length).toBeGreaterThanOrEqual(20);
+  return printed.token;
+}
+
+/** CLI runs that depend only on the account, made together in beforeAll (each run costs about a second). */
+const runs: Record<string, CliResult> = {};
+
+beforeAll(async () => {
+  server = await startServer();
+  created = await cms(server, ["account", "create", "--name", "Acme", "--domain", domain, "--json"]);
+  account = JSON.parse(created.stdout);
+  const id = account.account_id;
+  const planned: Record<string, string[]> = {
+    duplicateDomain: ["account", "create", "--name", "Other", "--domain", domain, "--json"],
+    noName: ["account", "create", "--domain", `${randomBytes(5).toString("hex")}.test`, "--json"],
+    noDomain: ["account", "create", "--name", "No domain", "--json"],
+    token: ["token", "create", "--account", id, "--json"],
+    revoked: ["token", "create", "--account", id, "--json"],
+    kept: ["token", "create", "--account", id, "--json"],
+    read: ["token", "create", "--account", id, "--scope", "read", "--json"],
+    unknownAccount: ["token", "create", "--account", "acct_01doesnotexist0000000000000", "--json"],
+    unknownScope: ["token", "create", "--account", id, "--scope", "admin", "--json"],
+    revokeUnknown: ["token", "revoke", "--token", "cms_not_a_real_token"],
+  };
+  const entries = Object.entries(planned);
+  // Three at a time: enough to overlap start-up costs without starving the server on two cores.
+  for (let i = 0; i < entries.length; i += 3) {
+    const batch = entries.slice(i, i + 3);
+    const results = await Promise.all(batch.map(([, args]) => cms(server, args)));
+    for (const [index, [name]] of batch.entries()) runs[name] = results[index] as CliResult;
+  }
+});
+
+afterAll(() => server?.stop());
+
+describe("account create", () => {
+  it("prints exactly {account_id, token, domain} as JSON and exits 0", () => {
+    expect(created.code, created.stderr).toBe(0);
+    const printed = JSON.parse(created.stdout);
+    expect(Object.keys(printed).sort()).toEqual(["account_id", "domain", "token"]);
+    expect(printed.account_id).toMatch(/^acct_[a-z0-9]+$/);
+    expect(printed.domain).toBe(domain);
+    expect(typeof printed.token).toBe("string");
+    expect(printed.token.length).toBeGreaterThanOrEqual(20);
+    expect(created.stdout.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("gives a token that works for requests on the new account", async () => {
+    const client = api(server, account);
+    expect((await client.get("/collections")).status).toBe(200);
+    const collection = await client.post("/collections", {
+      name: "Blog",
+      handle: "blog",
+      routing: "blog/:handle",
+    });
+    expect(collection.status, collection.text).toBe(201);
+    expect((await client.get("/collections/blog")).status).toBe(200);
+  });
+
+  it("refuses a domain another account uses, with one line on stderr", async () => {
+    const duplicate = runs.duplicateDomain as CliResult;
+    expectOneLineError(duplicate);
+    expect(duplicate.stdout.trim()).toBe("");
+  });
+
+  it("refuses a missing --name or --domain, with one line on stderr", async () => {
+    expectOneLineError(runs.noName as CliResult);
+    expectOneLineError(runs.noDomain as CliResult);
+  });
+});
+
+describe("token create", () => {
+  it("prints {token}, and the token works for reads and writes", async () => {
+    const token = parseToken(runs.token as CliResult);
+    expect(token).not.toBe(account.token);
+    const client = api(server, account, token);
+    expect((await client.get("/collections")).status).toBe(200);
+    const blueprint = await client.post("/blueprints", { title: "Page", handle: "page", fields: [] });
+    expect(blueprint.status, blueprint.text).toBe(201);
+  });
+
+  it("refuses an unknown account with one line on stderr", async () => {
+    const result = runs.unknownAccount as CliResult;
+    expectOneLineError(result);
+    expect(result.stdout.trim()).toBe("");
+  });
+});
+
+describe("token revoke", () => {
+  it("makes the revoked token get 401 while the account's other tokens keep working", async () => {
+    const revoked = parseToken(runs.revoked as CliResult);
+    const kept = parseToken(runs.kept as CliResult);
+    expect(new Set([revoked, kept, account.token]).size).toBe(3);
+    for (const token of [revoked, kept, account.token]) {
+      expect((await api(server, account, token).get("/collections")).status).toBe(200);
+    }
+
+    const result = await cms(server, ["token", "revoke", "--token", revoked]);
+    expect(result.code, result.stderr).toBe(0);
+
+    const revokedClient = api(server, account, revoked);
+    expectErrorBody(await revokedClient.get("/collections"), 401);
+    expectErrorBody(
+      await revokedClient.post("/collections", { name: "X", handle: "x", routing: "x/:handle" }),
+      401,
+    );
+    const graphql = await request(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${revoked}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `{ collections(account_id: "${account.account_id}") { data { handle } } }`,
+      }),
+    });
+    expect(graphql.status).toBe(401);
+
+    for (const token of [kept, account.token]) {
+      const client = api(server, account, token);
+      expect((await client.get("/collections")).status).toBe(200);
+      expect((await client.get("/collections/blog")).status).toBe(200);
+    }
+    expect((await api(server, account, kept).put("/collections/blog", { name: "Blog (kept)" })).status).toBe(
+      200,
+    );
+  });
+
+  it("refuses an unknown token with one line on stderr", async () => {
+    expectOneLineError(runs.revokeUnknown as CliResult);
+  });
+});
+
+describe("read-scoped tokens", () => {
+  it("can GET but gets 403 on POST, PUT, PATCH and DELETE, changing nothing", async () => {
+    const writer = api(server, account);
+    const setup = await writer.post("/collections", {
+      name: "News",
+      handle: "news",
+      routing: "news/:handle",
+      blueprint: { fields: [{ handle: "body", display: "Body", type: "text" }] },
+    });
+    expect(setup.status, setup.text).toBe(201);
+    const entry = await writer.post("/collections/news/entries", {
+      handle: "first",
+      title: "First",
+      body: "one",
+    });
+    expect(entry.status, entry.text).toBe(201);
+    const blueprint = await writer.post("/blueprints", { title: "Free", handle: "free", fields: [] });
+    expect(blueprint.status, blueprint.text).toBe(201);
+
+    const token = parseToken(runs.read as CliResult);
+    const reader = api(server, account, token);
+
+    for (const path of [
+      "/collections",
+      "/collections/news",
+      `/collections/${setup.body.id}`,
+      "/collections/news/entries",
+      "/collections/news/entries/first",
+      "/blueprints",
+      "/blueprints/free",
+    ]) {
+      const response = await reader.get(path);
+      expect(response.status, `GET ${path}: ${response.text}`).toBe(200);
+    }
+    const before = await Promise.all([
+      writer.get("/collections"),
+      writer.get("/collections/news/entries/first"),
+      writer.get("/blueprints"),
+    ]).then((reads) => reads.map((read) => read.body));
+
+    const attempts: Array<[string, () => Promise<ApiResponse>]> = [
+      [
+        "POST /collections",
+        () => reader.post("/collections", { name: "New", handle: "new", routing: "new/:handle" }),
+      ],
+      [
+        "POST /collections (existing handle)",
+        () => reader.post("/collections", { name: "Renamed", handle: "news", routing: "news/:handle" }),
+      ],
+      ["PUT /collections/news", () => reader.put("/collections/news", { name: "Renamed" })],
+      ["PATCH /collections/news", () => reader.patch("/collections/news", { name: "Renamed" })],
+      ["DELETE /collections/news", () => reader.delete("/collections/news")],
+      ["POST entry", () => reader.post("/collections/news/entries", { handle: "second", title: "Second" })],
+      ["PUT entry", () => reader.put("/collections/news/entries/first", { title: "Changed" })],
+      ["PATCH entry", () => reader.patch("/collections/news/entries/first", { title: "Changed" })],
+      ["DELETE entry", () => reader.delete("/collections/news/entries/first")],
+      ["POST /blueprints", () => reader.post("/blueprints", { title: "Other", handle: "other", fields: [] })],
+      ["PUT /blueprints/free", () => reader.put("/blueprints/free", { title: "Changed" })],
+      ["PATCH /blueprints/free", () => reader.patch("/blueprints/free", { title: "Changed" })],
+      ["DELETE /blueprints/free", () => reader.delete("/blueprints/free")],
+    ];
+    const failures: string[] = [];
+    for (const [label, attempt] of attempts) {
+      const response = await attempt();
+      if (response.status !== 403)
+        failures.push(`${label}: ${response.status} ${response.text.slice(0, 200)}`);
+      else expectErrorBody(response, 403);
+    }
+    expect(failures).toEqual([]);
+
+    const after = await Promise.all([
+      writer.get("/collections"),
+      writer.get("/collections/news/entries/first"),
+      writer.get("/blueprints"),
+    ]).then((reads) => reads.map((read) => read.body));
+    expect(after).toEqual(before);
+  });
+
+  it("can run GraphQL queries but not mutations", async () => {
+    const token = parseToken(runs.read as CliResult);
+    const post = (query: string) =>
+      request(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
+    const query = await post(
+      `{ collections(account_id: "${account.account_id}") { data { handle } pagination { total } } }`,
+    );
+    expect(query.status, query.text).toBe(200);
+    expect(query.body.errors).toBeUndefined();
+    expect(query.body.data.collections.data.map((c: { handle: string }) => c.handle)).toContain("blog");
+
+    const mutation = await post(
+      `mutation { blueprintCreate(account_id: "${account.account_id}", input: { title: "Sneaky", handle: "sneaky" }) { id } }`,
+    );
+    expect(Array.isArray(mutation.body?.errors) && mutation.body.errors.length > 0, mutation.text).toBe(true);
+    expect((await api(server, account).get("/blueprints/sneaky")).status).toBe(404);
+  });
+
+  it("refuses an unknown scope with one line on stderr", async () => {
+    expectOneLineError(runs.unknownScope as CliResult);
+  });
+});
