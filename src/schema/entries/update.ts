@@ -44,6 +44,7 @@ export async function applyEntryUpdate(
         throw ApiError.invalid("handle", "is already used by another entry of this collection");
       throw error;
     }
+    await backoff(attempt);
   }
   throw new ApiError(409, "The entry is being changed by other requests; try again");
 }
