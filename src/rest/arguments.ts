@@ -35,7 +35,11 @@ export function bodyToInput(
  * Sofa coerces query parameters without naming the one that failed; integer parameters are checked here
  * first so that `?page=abc` is a 422 on `page`, like every other invalid value.
  */
-export function invalidQueryParameter(schema: GraphQLSchema, route: Route, url: URL): ErrorDetail | undefined {
+export function invalidQueryParameter(
+  schema: GraphQLSchema,
+  route: Route,
+  url: URL,
+): ErrorDetail | undefined {
   const [kind, name = ""] = route.field.split(".");
   const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
   for (const arg of root?.getFields()[name]?.args ?? []) {

@@ -67,3 +67,15 @@ export function listType<T>(name: string, item: ObjectRef<BuilderTypes, T>) {
     }),
   });
 }
+
+/** Counts the matches and reads one page of them, in parallel. */
+export async function listPage<T>(
+  page: number | null | undefined,
+  count: Promise<number>,
+  read: (range: { skip: number; take: number }) => Promise<T[]>,
+  perPage = PAGE_SIZE,
+): Promise<ListShape<T>> {
+  const current = page ?? 1;
+  const [total, data] = await Promise.all([count, read(window(current, perPage))]);
+  return { data, pagination: pageOf(current, perPage, total) };
+}

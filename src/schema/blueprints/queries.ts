@@ -5,6 +5,7 @@ import type { Blueprint } from "../../generated/sqlite/client.ts";
 import { accountScope } from "../access.ts";
 import { accountArg, idArg, listArgs } from "../args.ts";
 import { builder } from "../builder.ts";
+import { listPage } from "../pagination.ts";
 import { findBlueprint } from "./find.ts";
 import { BlueprintRef } from "./type.ts";
 
@@ -43,24 +44,21 @@ builder.queryField("blueprints", (t) =>
     resolve: async (_root, args, ctx, info) => {
       const scope = await accountScope(ctx, args.account_id);
       const where = { ...scope, ...(args.handle != null && { handle: args.handle }) };
-      const page = args.page ?? 1;
-      const [total, data] = await Promise.all([
+      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      const { data, pagination } = await listPage(
+        args.page,
         ctx.db.blueprint.count({ where }),
-        ctx.db.blueprint.findMany({
-          ...queryFromInfo({ context: ctx, info, path: ["data"] }),
-          where,
-          orderBy: [{ title: "asc" }, { id: "asc" }],
-          skip: (page - 1) * BLUEPRINT_PAGE_SIZE,
-          take: BLUEPRINT_PAGE_SIZE,
-        }),
-      ]);
-      const pagination = {
-        current_page: page,
-        total_pages: Math.ceil(total / BLUEPRINT_PAGE_SIZE),
-        total_count: total,
-        per_page: BLUEPRINT_PAGE_SIZE,
-      };
-      return { data, pagination };
+        (range) =>
+          ctx.db.blueprint.findMany({
+            ...query,
+            where,
+            orderBy: [{ title: "asc" }, { id: "asc" }],
+            ...range,
+          }),
+        BLUEPRINT_PAGE_SIZE,
+      );
+      const { page, total_pages, total, per_page } = pagination;
+      return { data, pagination: { current_page: page, total_pages, total_count: total, per_page } };
     },
   }),
 );

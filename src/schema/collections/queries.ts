@@ -6,7 +6,7 @@ import { builder } from "../builder.ts";
 import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
-import { listType, PAGE_SIZE, pageOf, window } from "../pagination.ts";
+import { listPage, listType } from "../pagination.ts";
 import { CollectionRef } from "./type.ts";
 
 const CollectionList = listType("Collection", CollectionRef);
@@ -19,17 +19,10 @@ builder.queryField("collections", (t) =>
     resolve: async (_root, args, ctx, info) => {
       const scope = await accountScope(ctx, args.account_id);
       const where = { ...scope, ...(args.handle != null && { handle: args.handle }) };
-      const page = args.page ?? 1;
-      const [total, data] = await Promise.all([
-        ctx.db.collection.count({ where }),
-        ctx.db.collection.findMany({
-          ...queryFromInfo({ context: ctx, info, path: ["data"] }),
-          where,
-          orderBy: [{ name: "asc" }, { id: "asc" }],
-          ...window(page, PAGE_SIZE),
-        }),
-      ]);
-      return { data, pagination: pageOf(page, PAGE_SIZE, total) };
+      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      return listPage(args.page, ctx.db.collection.count({ where }), (range) =>
+        ctx.db.collection.findMany({ ...query, where, orderBy: [{ name: "asc" }, { id: "asc" }], ...range }),
+      );
     },
   }),
 );

@@ -7,7 +7,7 @@ import { findCollection } from "../collections/find.ts";
 import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
-import { listType, PAGE_SIZE, pageOf, window } from "../pagination.ts";
+import { listPage, listType } from "../pagination.ts";
 import { EntryRef } from "./type.ts";
 
 const EntryList = listType("Entry", EntryRef);
@@ -30,17 +30,15 @@ builder.queryField("entries", (t) =>
         ...(args.handle != null && { handle: args.handle }),
         ...(args.published != null && { published: args.published }),
       };
-      const page = args.page ?? 1;
-      const [total, data] = await Promise.all([
-        ctx.db.entry.count({ where }),
+      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      return listPage(args.page, ctx.db.entry.count({ where }), (range) =>
         ctx.db.entry.findMany({
-          ...queryFromInfo({ context: ctx, info, path: ["data"] }),
+          ...query,
           where,
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          ...window(page, PAGE_SIZE),
+          ...range,
         }),
-      ]);
-      return { data, pagination: pageOf(page, PAGE_SIZE, total) };
+      );
     },
   }),
 );

@@ -116,7 +116,9 @@ export async function updateEntry(
     for (const [field, ids] of prepared.references) {
       await tx.entryReference.deleteMany({ where: { fromId: stored.id, field } });
       if (ids.length > 0) {
-        await tx.entryReference.createMany({ data: ids.map((toId) => ({ ...scope, fromId: stored.id, field, toId })) });
+        await tx.entryReference.createMany({
+          data: ids.map((toId) => ({ ...scope, fromId: stored.id, field, toId })),
+        });
       }
     }
     if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);

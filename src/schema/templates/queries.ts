@@ -3,7 +3,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { accountScope } from "../access.ts";
 import { accountArg, idArg, listArgs } from "../args.ts";
 import { builder } from "../builder.ts";
-import { listType, PAGE_SIZE, pageOf, window } from "../pagination.ts";
+import { listPage, listType } from "../pagination.ts";
 import { findTemplate } from "./find.ts";
 import { TemplateRef } from "./type.ts";
 
@@ -17,17 +17,10 @@ builder.queryField("templates", (t) =>
     resolve: async (_root, args, ctx, info) => {
       const scope = await accountScope(ctx, args.account_id);
       const where = { ...scope, ...(args.handle != null && { handle: args.handle }) };
-      const page = args.page ?? 1;
-      const [total, data] = await Promise.all([
-        ctx.db.template.count({ where }),
-        ctx.db.template.findMany({
-          ...queryFromInfo({ context: ctx, info, path: ["data"] }),
-          where,
-          orderBy: [{ handle: "asc" }],
-          ...window(page, PAGE_SIZE),
-        }),
-      ]);
-      return { data, pagination: pageOf(page, PAGE_SIZE, total) };
+      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      return listPage(args.page, ctx.db.template.count({ where }), (range) =>
+        ctx.db.template.findMany({ ...query, where, orderBy: [{ handle: "asc" }], ...range }),
+      );
     },
   }),
 );
