@@ -1,7 +1,8 @@
 // GraphQL at /graphql (GraphiQL for browsers). Every operation needs a token; the schema checks which
 // account it may see.
-import type { GraphQLSchema } from "graphql";
-import { createYoga } from "graphql-yoga";
+import { GraphQLError, type GraphQLSchema } from "graphql";
+import { createYoga, maskError } from "graphql-yoga";
+import { toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
 
 export function createGraphQLHandler(schema: GraphQLSchema) {
@@ -11,6 +12,24 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
     context: ({ cms }) => cms,
     graphiql: { title: "Content Management Service" },
     landingPage: false,
+    // Client errors raised below the schema (text the database cannot store) are shown; the rest masked.
+    maskedErrors: {
+      maskError(error, message, isDev) {
+        const apiError = toApiError(error);
+        if (
+          apiError.status >= 500 ||
+          !(error instanceof GraphQLError) ||
+          error.originalError instanceof GraphQLError
+        ) {
+          return maskError(error, message, isDev);
+        }
+        return new GraphQLError(apiError.message, {
+          nodes: error.nodes,
+          path: error.path,
+          extensions: apiError.extensions,
+        });
+      },
+    },
     logging: false,
   });
 

@@ -27,12 +27,14 @@ const { positionals, values } = parseArgs({
     scope: { type: "string" },
     token: { type: "string" },
     json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
   },
 });
 
 function option(name: keyof typeof values): string {
   const value = values[name];
-  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`missing --${name}\n${usage}`);
+  if (typeof value !== "string" || value.trim() === "")
+    throw new UsageError(`missing --${name} (see cms --help)`);
   return value;
 }
 
@@ -43,7 +45,12 @@ function print(result: Record<string, string>, text: string): void {
 async function run(): Promise<void> {
   const command = positionals.slice(0, 2).join(" ");
   const known = ["account create", "token create", "token revoke"];
-  if (!known.includes(command)) throw new UsageError(usage);
+  if (values.help || command === "") {
+    console.log(usage);
+    return;
+  }
+  if (!known.includes(command))
+    throw new UsageError(`unknown command '${command}'; commands: ${known.join(", ")}`);
   const database = await openDatabase(loadConfig());
   try {
     await migrate(database);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
+import { fieldName, nulPath, UnstorableTextError } from "./text-guard.ts";
 
 export type Db = PrismaClient;
 export type DbProvider = "sqlite" | "postgresql";
@@ -22,12 +23,25 @@ export async function openDatabase(config: Pick<Config, "dataDir" | "databaseUrl
     ]);
     const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
     // The two generated clients differ only in provider-specific options we do not use.
-    return { db: new PrismaClient({ adapter }) as unknown as Db, provider: "postgresql" };
+    return { db: guardText(new PrismaClient({ adapter }) as unknown as Db), provider: "postgresql" };
   }
   const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
   mkdirSync(join(file, ".."), { recursive: true });
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
-  return { db: new PrismaClient({ adapter: serializedSqlite(file) }), provider: "sqlite" };
+  return { db: guardText(new PrismaClient({ adapter: serializedSqlite(file) })), provider: "sqlite" };
+}
+
+function guardText(client: Db): Db {
+  const guarded = client.$extends({
+    query: {
+      $allOperations({ args, query }) {
+        const path = nulPath(args);
+        if (path) throw new UnstorableTextError(fieldName(path));
+        return query(args);
+      },
+    },
+  });
+  return guarded as unknown as Db;
 }
 
 /** Readiness: the database answers a trivial query. */

@@ -18,7 +18,10 @@ export function errorResponse(errors: readonly unknown[]): Response {
   const status = Math.max(...apiErrors.map((error) => error.status));
   const chosen = apiErrors.filter((error) => error.status === status);
   const first = chosen[0] ?? new ApiError(500, "Internal server error");
-  return json({ error: first.message, details: chosen.flatMap((error) => error.details) }, status);
+  const response = json({ error: first.message, details: chosen.flatMap((error) => error.details) }, status);
+  // The rest of an oversized body is never read: the connection cannot carry another request.
+  if (status === 413) response.headers.set("connection", "close");
+  return response;
 }
 
 export function json(body: unknown, status = 200): Response {

@@ -1,6 +1,7 @@
 // The REST interface: parse -> sofa (the schema's operation) -> answer. Everything here is transport:
 // matching the contract's paths, reading the body, shaping the answer.
 import type { GraphQLSchema } from "graphql";
+import { accountScope } from "../schema/access.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { answer } from "./answer.ts";
@@ -29,6 +30,8 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
         if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");
         throw new ApiError(404, `No route for ${request.method} ${url.pathname}`);
       }
+      // Who may call comes before what was sent: another account's token gets 403 whatever its body.
+      await accountScope(ctx, accountOf(url), route.method === "GET" ? "read" : "write");
       const badParameter = invalidQueryParameter(schema, route, url);
       if (badParameter) throw new ApiError(422, "Validation failed", [badParameter]);
       let forwarded = request;
@@ -48,6 +51,16 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       return errorResponse([error]);
     }
   };
+}
+
+/** Every routed path starts /v1/accounts/:account_id. */
+function accountOf(url: URL): string {
+  const segment = url.pathname.split("/")[3] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** `{ template: {...} }` and the bare fields are both accepted. */

@@ -1,6 +1,7 @@
 // One error class for every failure a client may see. It carries the HTTP status (read by yoga and
 // sofa from extensions.http.status) and the documented body parts; anything else is masked.
 import { GraphQLError } from "graphql";
+import { UnstorableTextError } from "../db/text-guard.ts";
 
 export interface ErrorDetail {
   path: string;
@@ -60,6 +61,7 @@ export class Problems {
 export function toApiError(error: unknown): ApiError {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (original instanceof ApiError) return original;
+  if (original instanceof UnstorableTextError) return ApiError.invalid(original.field, original.message);
   if (error instanceof GraphQLError && !error.path) {
     const detail = coercionDetail(error.message);
     if (detail) return new ApiError(422, "Validation failed", [detail]);
