@@ -4,7 +4,7 @@
 //   node scripts/prisma-schemas.mjs                    derive the schemas
 //   node scripts/prisma-schemas.mjs --migration name   derive them and author a migration
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
