@@ -21,6 +21,8 @@ export interface Route {
   spreadValues?: boolean;
   /** The body may wrap the fields in this key, as in `{ template: { html } }`. */
   wrapper?: string;
+  /** Also takes a multipart/form-data upload (parts `file` and `path`). */
+  upload?: boolean;
 }
 
 const account = "/accounts/:account_id";
@@ -107,6 +109,104 @@ export const routes: Route[] = [
     wrapper: "template",
   },
   { method: "DELETE", path: `${account}/templates/:id`, field: "Mutation.templateDelete", answer: "deleted" },
+
+  { method: "GET", path: `${account}/navigations`, field: "Query.navigations", answer: "result" },
+  { method: "GET", path: `${account}/navigations/:id`, field: "Query.navigation", answer: "result" },
+  {
+    method: "POST",
+    path: `${account}/navigations`,
+    field: "Mutation.navigationCreate",
+    answer: "upsert",
+    record: "navigation",
+  },
+  { method: "PUT", path: `${account}/navigations/:id`, field: "Mutation.navigationUpdate", answer: "result" },
+  {
+    method: "DELETE",
+    path: `${account}/navigations/:id`,
+    field: "Mutation.navigationDelete",
+    answer: "deleted",
+  },
+
+  {
+    method: "GET",
+    path: `${account}/navigations/:navigation_id/items`,
+    field: "Query.navigationItems",
+    answer: "result",
+  },
+  {
+    method: "GET",
+    path: `${account}/navigations/:navigation_id/items/:id`,
+    field: "Query.navigationItem",
+    answer: "result",
+  },
+  {
+    method: "POST",
+    path: `${account}/navigations/:navigation_id/items`,
+    field: "Mutation.navigationItemCreate",
+    answer: "upsert",
+    record: "item",
+  },
+  {
+    method: "PUT",
+    path: `${account}/navigations/:navigation_id/items/:id`,
+    field: "Mutation.navigationItemUpdate",
+    answer: "result",
+  },
+  {
+    method: "DELETE",
+    path: `${account}/navigations/:navigation_id/items/:id`,
+    field: "Mutation.navigationItemDelete",
+    answer: "deleted",
+  },
+
+  { method: "GET", path: `${account}/forms`, field: "Query.forms", answer: "result" },
+  { method: "GET", path: `${account}/forms/:id`, field: "Query.form", answer: "result" },
+  { method: "POST", path: `${account}/forms`, field: "Mutation.formCreate", answer: "created" },
+  { method: "PUT", path: `${account}/forms/:id`, field: "Mutation.formUpdate", answer: "result" },
+  { method: "DELETE", path: `${account}/forms/:id`, field: "Mutation.formDelete", answer: "deleted" },
+
+  { method: "GET", path: `${account}/globals`, field: "Query.globals", answer: "result", spreadValues: true },
+  {
+    method: "GET",
+    path: `${account}/globals/:id`,
+    field: "Query.global",
+    answer: "result",
+    spreadValues: true,
+  },
+  {
+    method: "POST",
+    path: `${account}/globals`,
+    field: "Mutation.globalCreate",
+    answer: "created",
+    spreadValues: true,
+  },
+  {
+    method: "PUT",
+    path: `${account}/globals/:id`,
+    field: "Mutation.globalUpdate",
+    answer: "result",
+    spreadValues: true,
+  },
+  { method: "DELETE", path: `${account}/globals/:id`, field: "Mutation.globalDelete", answer: "deleted" },
+
+  { method: "GET", path: `${account}/assets`, field: "Query.assets", answer: "result" },
+  { method: "GET", path: `${account}/assets/:id`, field: "Query.asset", answer: "result" },
+  {
+    method: "POST",
+    path: `${account}/assets`,
+    field: "Mutation.assetCreate",
+    answer: "created",
+    wrapper: "asset",
+    upload: true,
+  },
+  {
+    method: "PUT",
+    path: `${account}/assets/:id`,
+    field: "Mutation.assetUpdate",
+    answer: "result",
+    wrapper: "asset",
+  },
+  { method: "DELETE", path: `${account}/assets/:id`, field: "Mutation.assetDelete", answer: "deleted" },
 ];
 
 interface CompiledRoute extends Route {

@@ -13,6 +13,11 @@ import "./entries/update.ts";
 import "./entries/delete.ts";
 import "./templates/queries.ts";
 import "./templates/mutations.ts";
+import "./navigations/index.ts";
+import "./navigation-items/index.ts";
+import "./forms/index.ts";
+import "./globals/index.ts";
+import "./assets/index.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 export type { Context } from "./context.ts";
