@@ -1,5 +1,6 @@
 // The blueprint a new collection gets: `blueprint_handle` names an existing one (silently skipped when
-// unknown), else an inline `blueprint` is created. A blueprint has one owner at most.
+// unknown), else an inline `blueprint` is created. A blueprint has one owner at most: a collection, or
+// the global whose embedded blueprint it is.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import { defineFields, type FieldInput } from "../blueprints/fields.ts";
@@ -15,6 +16,18 @@ export interface BlueprintPlan {
   create?: { handle: string; title: string; fields: Prisma.InputJsonValue };
 }
 
+const ownerSelect = { id: true, collectionId: true, global: { select: { handle: true } } } as const;
+
+/** Who owns the blueprint, in words, or undefined when it is free. */
+function ownerOf(blueprint: { collectionId: string | null; global: { handle: string } | null }) {
+  if (blueprint.global) return `global '${blueprint.global.handle}'`;
+  if (blueprint.collectionId) return "another collection";
+  return undefined;
+}
+
+/** The filter of blueprints that no collection or global owns. */
+export const unowned = { collectionId: null, global: { is: null } } as const;
+
 export async function planBlueprint(
   ctx: Context,
   scope: AccountScope,
@@ -24,13 +37,11 @@ export async function planBlueprint(
   if (input.blueprint_handle) {
     const existing = await ctx.db.blueprint.findFirst({
       where: { ...scope, ...idOrHandle(input.blueprint_handle, prefixes.blueprint) },
-      select: { id: true, collectionId: true },
+      select: ownerSelect,
     });
-    if (existing?.collectionId) {
-      problems.add(
-        "blueprint_handles",
-        `blueprint '${input.blueprint_handle}' already belongs to another collection`,
-      );
+    const owner = existing && ownerOf(existing);
+    if (owner) {
+      problems.add("blueprint_handles", `blueprint '${input.blueprint_handle}' already belongs to ${owner}`);
       return undefined;
     }
     if (existing) return { attach: existing.id };
@@ -39,10 +50,11 @@ export async function planBlueprint(
   const handle = input.blueprint.handle ?? input.handle;
   const taken = await ctx.db.blueprint.findFirst({
     where: { ...scope, handle },
-    select: { collectionId: true },
+    select: ownerSelect,
   });
-  if (taken?.collectionId) {
-    problems.add("blueprint_handles", `blueprint '${handle}' already belongs to another collection`);
+  const owner = taken && ownerOf(taken);
+  if (owner) {
+    problems.add("blueprint_handles", `blueprint '${handle}' already belongs to ${owner}`);
   } else if (taken) {
     problems.add("blueprint.handle", `a blueprint '${handle}' exists; attach it with blueprint_handle`);
   }

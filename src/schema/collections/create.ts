@@ -9,7 +9,7 @@ import type { Context } from "../context.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
-import { planBlueprint } from "./attach-blueprint.ts";
+import { planBlueprint, unowned } from "./attach-blueprint.ts";
 import { type CollectionCreate, CollectionCreateInput } from "./inputs.ts";
 import { CollectionCreatePayload } from "./payload.ts";
 import { checkCollection, collectionColumns } from "./rules.ts";
@@ -29,11 +29,11 @@ async function insertCollection(ctx: Context, scope: AccountScope, input: Collec
     });
     if (blueprint?.attach) {
       const { count } = await tx.blueprint.updateMany({
-        where: { ...scope, id: blueprint.attach, collectionId: null },
+        where: { ...scope, id: blueprint.attach, ...unowned },
         data: { collectionId: id },
       });
       if (count === 0)
-        throw ApiError.invalid("blueprint_handles", "the blueprint already belongs to another collection");
+        throw ApiError.invalid("blueprint_handles", "the blueprint already belongs to another owner");
     }
     if (blueprint?.create) {
       await tx.blueprint.create({

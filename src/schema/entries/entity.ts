@@ -1,5 +1,6 @@
 // Entity references: an entry `cnety_` ID, `collection_handle:entry_handle`, or a bare entry handle,
-// which resolves in the field's `options.collection` if set, else in the entry's own collection.
+// which resolves in the field's `options.collection` if set, else in the entry's own collection (a global
+// has none: there a bare handle resolves only through `options.collection`).
 import type { AccountScope } from "../access.ts";
 import type { FieldDefinition } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
@@ -8,7 +9,8 @@ import { prefixes } from "../ids.ts";
 export interface EntityLookup {
   ctx: Context;
   scope: AccountScope;
-  ownCollectionId: string;
+  /** The collection a bare handle falls back to; absent for values that belong to no collection. */
+  ownCollectionId?: string;
 }
 
 /** The referenced entry's ID, or undefined when the reference does not resolve in the account. */
@@ -30,6 +32,7 @@ export async function resolveEntity(
         ? field.options.collection
         : undefined;
   const handle = separator >= 0 ? ref.slice(separator + 1) : ref;
+  if (!collectionHandle && !lookup.ownCollectionId) return undefined;
   const entry = await ctx.db.entry.findFirst({
     where: {
       ...scope,

@@ -15,10 +15,10 @@ import { prepareEntry } from "./prepare.ts";
 import { storedEntrySelect, updateEntry } from "./save.ts";
 import { EntryRef } from "./type.ts";
 
-const MAX_ATTEMPTS = 50;
+export const MAX_ATTEMPTS = 50;
 
 /** Losers of a compare-and-set race wait a little, at random, so that they stop colliding. */
-const backoff = (attempt: number) =>
+export const backoff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 + attempt * 2, 25)));
 
 /** Applies `input` to the entry `where` names; retries when a concurrent writer got there first. */
