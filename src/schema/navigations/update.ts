@@ -1,0 +1,36 @@
+// PUT/PATCH /navigations/:id: only the sent fields change.
+import { accountScope } from "../access.ts";
+import { accountArg, idArg } from "../args.ts";
+import { builder } from "../builder.ts";
+import { ApiError } from "../errors.ts";
+import { isUniqueViolation } from "../prisma-errors.ts";
+import { findNavigation } from "./find.ts";
+import { NavigationUpdateInput } from "./inputs.ts";
+import { NavigationRef } from "./type.ts";
+
+builder.mutationField("navigationUpdate", (t) =>
+  t.prismaField({
+    type: NavigationRef,
+    args: {
+      account_id: accountArg(t.arg),
+      id: idArg(t.arg, "navigation"),
+      input: t.arg({ type: NavigationUpdateInput, required: true }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id, "write");
+      const stored = await findNavigation(ctx, scope, args.id);
+      const { title, handle } = args.input;
+      try {
+        return await ctx.db.navigation.update({
+          ...query,
+          where: { id: stored.id },
+          data: { ...(title != null && { title }), ...(handle != null && { handle }) },
+        });
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw ApiError.invalid("handle", "is already used by another navigation");
+        throw error;
+      }
+    },
+  }),
+);
