@@ -1,0 +1,82 @@
+// Rules shared by item create and update: what a link names, where an item goes among its siblings, and
+// the tree's one invariant (an item is never its own ancestor). Item writes run in a transaction that
+// first takes the navigation's row (see lockNavigation), so they apply one after another per navigation.
+import type { Db } from "../../db/client.ts";
+import type { AccountScope } from "../access.ts";
+import type { Problems } from "../errors.ts";
+import { idOrHandle } from "../handles.ts";
+import { prefixes } from "../ids.ts";
+import { forestOf, type ItemRow, subtreeIds } from "./tree.ts";
+
+type Tx = Pick<Db, "navigation" | "navigationItem" | "entry">;
+
+const INT_MAX = 2_147_483_647;
+
+/**
+ * Serializes writers of one navigation's tree: the row update holds the navigation's row lock until the
+ * transaction ends (PostgreSQL; the embedded database runs one transaction at a time anyway). The
+ * navigation's `updated_at` thereby records the last change to its items too.
+ */
+export async function lockNavigation(tx: Tx, navigationId: string): Promise<void> {
+  await tx.navigation.update({ where: { id: navigationId }, data: { updatedAt: new Date() } });
+}
+
+/** The entry a collection (handle or ID) and entry (handle or ID) pair names, if any. */
+export async function findLinkedEntry(
+  tx: Tx,
+  scope: AccountScope,
+  collection: string,
+  entry: string,
+): Promise<string | undefined> {
+  const found = await tx.entry.findFirst({
+    where: {
+      ...scope,
+      ...idOrHandle(entry, prefixes.entry),
+      collection: { is: { ...scope, ...idOrHandle(collection, prefixes.collection) } },
+    },
+    select: { id: true },
+  });
+  return found?.id;
+}
+
+/** The priority that puts an item after the current children of `parentId` (`except` not counted). */
+export function afterSiblings(rows: readonly ItemRow[], parentId: string | null, except?: string): number {
+  let last: number | undefined;
+  for (const row of rows) {
+    if (row.parentId === parentId && row.id !== except && (last === undefined || row.priority > last)) {
+      last = row.priority;
+    }
+  }
+  return last === undefined ? 0 : Math.min(last + 1, INT_MAX);
+}
+
+export interface Placement {
+  parentId?: string | null;
+  priority?: number;
+}
+
+/**
+ * The parent and priority columns that move `item` as asked. `parentId` must be null or an item of the
+ * same navigation (callers check); undefined leaves the parent as it is. An item moved to another parent
+ * without a priority goes after its new siblings.
+ */
+export function placeItem(
+  rows: readonly ItemRow[],
+  item: ItemRow,
+  parentId: string | null | undefined,
+  priority: number | null | undefined,
+  problems: Problems,
+): Placement {
+  const placement: Placement = {};
+  if (parentId !== undefined && parentId !== item.parentId) {
+    if (parentId !== null && subtreeIds(forestOf(rows), item.id).has(parentId)) {
+      problems.add("parent_id", "would make the item its own ancestor");
+      return placement;
+    }
+    placement.parentId = parentId;
+  }
+  if (priority != null) placement.priority = priority;
+  else if (placement.parentId !== undefined)
+    placement.priority = afterSiblings(rows, parentId ?? null, item.id);
+  return placement;
+}
