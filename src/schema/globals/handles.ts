@@ -7,7 +7,6 @@ export const GLOBAL_HANDLE_MAX = 64;
 
 export const globalHandleSchema = z
   .string()
-  .min(1, "must not be empty")
   .max(GLOBAL_HANDLE_MAX, `must be at most ${GLOBAL_HANDLE_MAX} characters`)
   .regex(
     /^[a-z][a-z0-9_]*$/,
