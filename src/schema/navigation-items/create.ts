@@ -26,7 +26,7 @@ builder.mutationField("navigationItemCreate", (t) =>
       const navigation = await findNavigation(ctx, scope, args.navigation_id);
       const input = args.input;
       const written = await ctx.db.$transaction(async (tx) => {
-        await lockNavigation(tx, navigation.id);
+        await lockNavigation(tx, scope, navigation.id);
         const entryId =
           input.collection_handle && input.entry_handle
             ? await findLinkedEntry(tx, scope, input.collection_handle, input.entry_handle)
@@ -45,7 +45,7 @@ builder.mutationField("navigationItemCreate", (t) =>
           const problems = new Problems();
           const placement = placeItem(rows, same, parentId, input.priority, problems);
           problems.throwIfAny();
-          await tx.navigationItem.update({ where: { id: same.id }, data: placement });
+          await tx.navigationItem.updateMany({ where: { ...scope, id: same.id }, data: placement });
           return { id: same.id, created: false };
         }
         const id = newId(prefixes.navigationItem);

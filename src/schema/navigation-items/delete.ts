@@ -16,7 +16,7 @@ builder.mutationField("navigationItemDelete", (t) =>
       const scope = await accountScope(ctx, args.account_id, "write");
       const navigation = await findNavigation(ctx, scope, args.navigation_id);
       await ctx.db.$transaction(async (tx) => {
-        await lockNavigation(tx, navigation.id);
+        await lockNavigation(tx, scope, navigation.id);
         const { count } = await tx.navigationItem.deleteMany({
           where: { ...scope, navigationId: navigation.id, id: args.id },
         });

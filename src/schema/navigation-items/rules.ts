@@ -3,7 +3,7 @@
 // first takes the navigation's row (see lockNavigation), so they apply one after another per navigation.
 import type { Db } from "../../db/client.ts";
 import type { AccountScope } from "../access.ts";
-import type { Problems } from "../errors.ts";
+import { ApiError, type Problems } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
 import { forestOf, type ItemRow, subtreeIds } from "./tree.ts";
@@ -15,10 +15,15 @@ const INT_MAX = 2_147_483_647;
 /**
  * Serializes writers of one navigation's tree: the row update holds the navigation's row lock until the
  * transaction ends (PostgreSQL; the embedded database runs one transaction at a time anyway). The
- * navigation's `updated_at` thereby records the last change to its items too.
+ * navigation's `updated_at` thereby records the last change to its items too. 404 when the navigation
+ * was deleted meanwhile.
  */
-export async function lockNavigation(tx: Tx, navigationId: string): Promise<void> {
-  await tx.navigation.update({ where: { id: navigationId }, data: { updatedAt: new Date() } });
+export async function lockNavigation(tx: Tx, scope: AccountScope, navigationId: string): Promise<void> {
+  const { count } = await tx.navigation.updateMany({
+    where: { ...scope, id: navigationId },
+    data: { updatedAt: new Date() },
+  });
+  if (count === 0) throw ApiError.notFound("Navigation");
 }
 
 /** The entry a collection (handle or ID) and entry (handle or ID) pair names, if any. */

@@ -65,7 +65,7 @@ builder.mutationField("navigationItemUpdate", (t) =>
       const navigation = await findNavigation(ctx, scope, args.navigation_id);
       const input = args.input;
       await ctx.db.$transaction(async (tx) => {
-        await lockNavigation(tx, navigation.id);
+        await lockNavigation(tx, scope, navigation.id);
         const rows = await readItems(tx, scope, navigation.id);
         const item = rows.find((row) => row.id === args.id);
         if (!item) throw ApiError.notFound("Navigation item");
@@ -86,7 +86,7 @@ builder.mutationField("navigationItemUpdate", (t) =>
           Object.assign(data, placeItem(rows, item, input.parent_id, input.priority, problems));
         }
         problems.throwIfAny();
-        await tx.navigationItem.update({ where: { id: item.id }, data });
+        await tx.navigationItem.updateMany({ where: { ...scope, id: item.id }, data });
       });
       return readItem(ctx.db, scope, navigation.id, args.id);
     },
