@@ -6,9 +6,16 @@ import { createGraphQLHandler } from "./graphql.ts";
 import { createSiteHandler } from "./render/index.ts";
 import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
+import type { ContextDeps } from "./schema/context.ts";
 import { createContext, schema } from "./schema/index.ts";
+import type { Storage } from "./storage/local.ts";
 
-export function createApp(database: Database, config: Pick<Config, "jsonBodyLimit">) {
+export function createApp(
+  database: Database,
+  storage: Storage,
+  config: Pick<Config, "jsonBodyLimit" | "uploadLimit">,
+) {
+  const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(schema);
   const site = createSiteHandler();
@@ -20,9 +27,8 @@ export function createApp(database: Database, config: Pick<Config, "jsonBodyLimi
       const ready = await ping(database.db);
       return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);
     }
-    if (pathname === "/graphql") return graphql(request, createContext(database, request));
-    if (pathname === "/v1" || pathname.startsWith("/v1/"))
-      return rest(request, createContext(database, request));
-    return site(request);
+    if (pathname === "/graphql") return graphql(request, createContext(deps, request));
+    if (pathname === "/v1" || pathname.startsWith("/v1/")) return rest(request, createContext(deps, request));
+    return site(request, createContext(deps, request));
   });
 }

@@ -1,19 +1,28 @@
-// The per-request context shared by every transport: the database, who is calling (resolved lazily from
-// the bearer token, once per request), and per-request loaders that batch nested reads.
+// The per-request context shared by every transport: the database, the file storage of uploads, who is
+// calling (resolved lazily from the bearer token, once per request), and per-request loaders that batch
+// nested reads.
 import type { Db, DbProvider } from "../db/client.ts";
+import type { Storage } from "../storage/local.ts";
 import { findViewer, type Viewer } from "./accounts/tokens.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 
 export interface Context {
   db: Db;
   provider: DbProvider;
+  storage: Storage;
+  /** Largest uploaded file, in bytes; for JSON uploads, the base64 text counts. */
+  uploadLimit: number;
   viewer: () => Promise<Viewer | null>;
   loaders: Loaders;
+  /** Files this request's transport staged (multipart uploads): the only ones an upload may commit. */
+  stagedUploads: Set<string>;
 }
 
 export interface ContextDeps {
   db: Db;
   provider: DbProvider;
+  storage: Storage;
+  uploadLimit: number;
 }
 
 export function createContext(deps: ContextDeps, request: { headers: Headers }): Context {
@@ -26,6 +35,7 @@ export function createContext(deps: ContextDeps, request: { headers: Headers }):
       return viewer;
     },
     loaders: undefined as unknown as Loaders,
+    stagedUploads: new Set(),
   };
   context.loaders = createLoaders(context);
   return context;

@@ -1,2 +1,5 @@
 // Registers this resource's types and operations (one module per operation, imported here).
-export {};
+import "./queries.ts";
+import "./create.ts";
+import "./update.ts";
+import "./delete.ts";
