@@ -8,8 +8,9 @@ import { answer } from "./answer.ts";
 import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
 import { readJsonObject } from "./body.ts";
 import { errorResponse } from "./errors.ts";
-import { matchRoute } from "./routes.ts";
+import { matchRoute, type Route } from "./routes.ts";
 import { createSofaHandler } from "./sofa.ts";
+import { ENVELOPE, isMultipart, readMultipartUpload } from "./upload.ts";
 
 export interface RestOptions {
   schema: GraphQLSchema;
@@ -36,7 +37,7 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       if (badParameter) throw new ApiError(422, "Validation failed", [badParameter]);
       let forwarded = request;
       if (route.method !== "GET" && route.method !== "DELETE") {
-        const body = unwrap(await readJsonObject(request, jsonBodyLimit), route.wrapper);
+        const body = await readBody(request, route, ctx, jsonBodyLimit);
         const type = inputType(schema, route);
         forwarded = new Request(`${url.origin}${url.pathname}`, {
           method: route.method,
@@ -49,8 +50,33 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       return await answer(route, await sofa.fetch(forwarded, { cms: ctx }));
     } catch (error) {
       return errorResponse([error]);
+    } finally {
+      // A staged upload the operation did not commit is not kept.
+      for (const staged of ctx.stagedUploads) await ctx.storage.discard(staged);
     }
   };
+}
+
+/**
+ * The request's fields: the JSON object (unwrapped), or for upload routes a multipart body, whose file is
+ * staged and named by `upload`. JSON uploads may be as large as the upload limit (base64 counted).
+ */
+async function readBody(
+  request: Request,
+  route: Route,
+  ctx: Context,
+  jsonBodyLimit: number,
+): Promise<Record<string, unknown>> {
+  if (route.upload && isMultipart(request)) {
+    const upload = await readMultipartUpload(request, ctx.storage, ctx.uploadLimit);
+    ctx.stagedUploads.add(upload.staged);
+    return { ...upload.input, upload: upload.staged };
+  }
+  if (!route.upload) return unwrap(await readJsonObject(request, jsonBodyLimit), route.wrapper);
+  const limit = Math.max(jsonBodyLimit, ctx.uploadLimit + ENVELOPE);
+  // `upload` names a staged multipart file: never something a JSON body can say.
+  const { upload: _multipartOnly, ...body } = unwrap(await readJsonObject(request, limit), route.wrapper);
+  return body;
 }
 
 /** Every routed path starts /v1/accounts/:account_id. */
