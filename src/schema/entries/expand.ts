@@ -1,8 +1,12 @@
 // On read, entity values become the referenced entries, expanded as
 // {id, title, handle, ...fields, content_path, published_at}; references to deleted entries drop out.
-import type { FieldDefinition } from "../blueprints/fields.ts";
+// Images stored as asset IDs become the asset's current URL (null once the asset is deleted), in the
+// entry and in the entries it expands.
+import { assetUrl } from "../assets/names.ts";
+import { type FieldDefinition, readFields } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
-import type { ReferencedEntry } from "../loaders.ts";
+import type { ReferencedAsset, ReferencedEntry } from "../loaders.ts";
+import { isAssetId } from "./media.ts";
 import { isPlainObject } from "./values.ts";
 
 export async function expandValues(
@@ -11,7 +15,7 @@ export async function expandValues(
   fields: FieldDefinition[],
   data: unknown,
 ): Promise<Record<string, unknown>> {
-  const values = isPlainObject(data) ? { ...data } : {};
+  const values = await resolveImages(ctx, accountId, fields, data);
   const loader = ctx.loaders.entries(accountId);
   for (const field of fields) {
     if (field.type !== "entity" || values[field.handle] == null) continue;
@@ -20,14 +24,45 @@ export async function expandValues(
       (id): id is string => typeof id === "string",
     );
     const entries = (await loader.loadMany(ids)).filter((entry): entry is ReferencedEntry => isEntry(entry));
-    const expanded = entries.map(expandEntry);
+    const expanded = await Promise.all(
+      entries.map(async (entry) =>
+        expandEntry({
+          ...entry,
+          data: await resolveImages(ctx, accountId, readFields(entry.blueprint.fields), entry.data),
+        }),
+      ),
+    );
     values[field.handle] = Array.isArray(stored) ? expanded : (expanded[0] ?? null);
   }
   return values;
 }
 
+/** A copy of `data` where image fields holding an asset ID hold that asset's URL (null when deleted). */
+export async function resolveImages(
+  ctx: Context,
+  accountId: string,
+  fields: FieldDefinition[],
+  data: unknown,
+): Promise<Record<string, unknown>> {
+  const values = isPlainObject(data) ? { ...data } : {};
+  const images = fields.filter((field) => field.type === "image" && isAssetId(values[field.handle]));
+  if (images.length === 0) return values;
+  const assets = await ctx.loaders
+    .assets(accountId)
+    .loadMany(images.map((field) => values[field.handle] as string));
+  images.forEach((field, index) => {
+    const asset = assets[index];
+    values[field.handle] = isFound(asset) ? assetUrl(asset) : null;
+  });
+  return values;
+}
+
 function isEntry(value: ReferencedEntry | Error | null): value is ReferencedEntry {
   return value !== null && !(value instanceof Error);
+}
+
+function isFound(value: ReferencedAsset | Error | null | undefined): value is ReferencedAsset {
+  return value != null && !(value instanceof Error);
 }
 
 export function expandEntry(entry: ReferencedEntry): Record<string, unknown> {

@@ -1,14 +1,32 @@
 // Image and video values.
+import type DataLoader from "dataloader";
+import { prefixes } from "../ids.ts";
+import type { ReferencedAsset } from "../loaders.ts";
 
 type Result = { value: unknown } | { error: string };
 
+export function isAssetId(value: unknown): value is string {
+  return typeof value === "string" && value.startsWith(prefixes.asset);
+}
+
 /**
- * An image is sent as a filename, `path/filename` or `/assets/path/filename`, and returned as the URL
- * path `/assets/path/filename`.
+ * An image is sent as an asset ID, a filename, `path/filename` or `/assets/path/filename`. An asset ID
+ * must name an asset of the account and is stored as is, so that the value follows the asset when it
+ * moves (see `resolveImages`); the others are stored as the URL path `/assets/path/filename`.
  */
+export async function imageValue(
+  raw: unknown,
+  assets: DataLoader<string, ReferencedAsset | null>,
+): Promise<Result> {
+  const trimmed = typeof raw === "string" ? raw.trim() : raw;
+  if (!isAssetId(trimmed)) return imagePath(raw);
+  const asset = await assets.load(trimmed);
+  return asset ? { value: asset.id } : { error: `no asset with ID '${trimmed}'` };
+}
+
+/** A filename, `path/filename` or `/assets/path/filename` as the URL path `/assets/path/filename`. */
 export function imagePath(raw: unknown): Result {
   if (typeof raw !== "string" || raw.trim() === "") return { error: "must be an asset ID, filename or path" };
-  if (raw.startsWith("acass_")) return { error: `no asset with ID '${raw}'` };
   const path = raw
     .trim()
     .replace(/^\/+/, "")

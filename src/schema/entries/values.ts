@@ -1,10 +1,11 @@
 // Blueprint values: each sent key that names a field of the entry's blueprint is checked and brought to
 // the format the API returns (content-api.md, "Field value formats"); other keys are dropped. Entity
-// values are stored as entry IDs; the rest are stored exactly as they will be returned.
+// values are stored as entry IDs and images sent as asset IDs as those IDs; the rest are stored exactly
+// as they will be returned.
 import type { FieldDefinition } from "../blueprints/fields.ts";
 import type { Problems } from "../errors.ts";
 import { type EntityLookup, resolveEntity } from "./entity.ts";
-import { imagePath, videoValue } from "./media.ts";
+import { imageValue, videoValue } from "./media.ts";
 
 export interface NormalizedValues {
   /** Values to store; null means "remove this value". */
@@ -49,6 +50,12 @@ export async function normalizeValues(
       references.set(field.handle, [...new Set(ids)]);
       continue;
     }
+    if (field.type === "image") {
+      const result = await imageValue(raw, lookup.ctx.loaders.assets(lookup.scope.accountId));
+      if ("error" in result) fail(result.error);
+      else values[field.handle] = result.value;
+      continue;
+    }
     const result = normalizeScalar(field, raw);
     if ("error" in result) fail(result.error);
     else values[field.handle] = result.value;
@@ -80,8 +87,6 @@ function normalizeScalar(field: FieldDefinition, raw: unknown): Result {
       }
       return { value: raw };
     }
-    case "image":
-      return imagePath(raw);
     case "video":
       return videoValue(raw);
     case "gallery":
