@@ -19,11 +19,11 @@ const root = new URL("../..", import.meta.url).pathname;
 export const usesPostgres = process.env.TEST_DATABASE === "postgres";
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
+/** A fresh database, and a fresh data directory (the embedded database, uploaded files) on both. */
 async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
-  if (!usesPostgres) {
-    const dir = mkdtempSync(join(tmpdir(), "cms-test-"));
-    return { env: { CMS_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
+  const dir = mkdtempSync(join(tmpdir(), "cms-test-"));
+  const removeDir = async () => rmSync(dir, { recursive: true, force: true });
+  if (!usesPostgres) return { env: { CMS_DATA_DIR: dir }, drop: removeDir };
   const name = `cms_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
@@ -32,12 +32,13 @@ async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promis
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString() },
+    env: { DATABASE_URL: url.toString(), CMS_DATA_DIR: dir },
     drop: async () => {
       const client = new pg.Client({ connectionString: postgresUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+      await removeDir();
     },
   };
 }
