@@ -541,3 +541,53 @@ describe("delete", () => {
     expect((await client.get("/collections/users")).body.blueprint_handles).toEqual([]);
   });
 });
+
+describe("field handles and owners", () => {
+  it("allows `name` and `email` fields (a contact form's), refuses entry keys and `__` names", async () => {
+    const contact = await client.post("/blueprints", {
+      title: "Contact fields",
+      fields: [
+        { handle: "name", type: "text" },
+        { handle: "email", type: "text" },
+      ],
+    });
+    expect(contact.status, contact.text).toBe(201);
+    expect(contact.body.fields.map((field: { handle: string }) => field.handle)).toEqual(["name", "email"]);
+
+    expect422(
+      await client.post("/blueprints", {
+        title: "Clash",
+        fields: [{ handle: "content_path", type: "text" }],
+      }),
+      "fields[0].handle",
+    );
+    expect422(
+      await client.post("/blueprints", { title: "Proto", fields: [{ handle: "__proto__", type: "text" }] }),
+      "fields[0].handle",
+    );
+  });
+
+  it("keeps a global's own keys out of its fields and its blueprint out of /blueprints edits", async () => {
+    expect422(
+      await client.post("/globals", {
+        name: "Footer",
+        handle: "footer_clash",
+        fields: [{ handle: "name", type: "text" }],
+      }),
+      "fields[0].handle",
+    );
+    const global = await client.post("/globals", {
+      name: "Footer",
+      handle: "footer_owned",
+      fields: [{ handle: "copyright", type: "text" }],
+    });
+    expect(global.status, global.text).toBe(201);
+    const blueprintId = global.body.blueprint.id;
+    const edit = await client.put(`/blueprints/${blueprintId}`, { title: "Hijacked" });
+    expect(expectError(edit, 409).map((detail) => detail.path)).toEqual(["id"]);
+    expect((await client.get(`/blueprints/${blueprintId}`)).body.title).toBe("Footer");
+    const removal = await client.delete(`/blueprints/${blueprintId}`);
+    expectError(removal, 409);
+    expect(removal.body.error).toBe("This blueprint is in use");
+  });
+});

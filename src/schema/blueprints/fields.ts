@@ -32,18 +32,15 @@ export interface FieldDefinition {
 
 export const MAX_FIELDS = 100;
 
-/** Keys an entry or global already uses at its top level; a field by that name could never be set. */
+/** Keys an entry already uses at its top level; a field by that name could never be set or read. */
 export const reservedFieldHandles = new Set([
   "id",
   "handle",
   "title",
-  "name",
-  "fields",
   "published",
   "published_at",
   "include_in_sitemap",
   "position",
-  "blueprint",
   "blueprint_handle",
   "template_handle",
   "layout_handle",
@@ -86,7 +83,9 @@ export const fieldHandleSchema = z
     /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
     "must start with a letter or '_' and contain only letters, digits and '_' (at most 64)",
   )
-  .refine((handle) => !reservedFieldHandles.has(handle), "is reserved for the entry itself");
+  .refine((handle) => !reservedFieldHandles.has(handle), "is reserved for the entry itself")
+  // `__proto__` and friends would be object internals, not values, in every consumer of the JSON.
+  .refine((handle) => !handle.startsWith("__"), "must not start with '__'");
 
 const fieldSchema = z
   .object({
@@ -104,17 +103,32 @@ const fieldSchema = z
     }
   });
 
-export const fieldsSchema = z
-  .array(fieldSchema)
-  .max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`)
-  .superRefine((fields, ctx) => {
-    const seen = new Set<string>();
-    fields.forEach((field, index) => {
-      if (seen.has(field.handle))
-        ctx.addIssue({ code: "custom", path: [index, "handle"], message: "is used twice" });
-      seen.add(field.handle);
+/** A field list whose handles are unique and avoid the owner's own top-level keys. */
+function fieldList(reserved: ReadonlySet<string>) {
+  return z
+    .array(fieldSchema)
+    .max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`)
+    .superRefine((fields, ctx) => {
+      const seen = new Set<string>();
+      fields.forEach((field, index) => {
+        if (seen.has(field.handle))
+          ctx.addIssue({ code: "custom", path: [index, "handle"], message: "is used twice" });
+        if (reserved.has(field.handle)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "handle"],
+            message: "is reserved for the global itself",
+          });
+        }
+        seen.add(field.handle);
+      });
     });
-  });
+}
+
+export const fieldsSchema = fieldList(new Set());
+
+/** A global's values sit next to its own keys, so those names are taken too. */
+export const globalFieldsSchema = fieldList(new Set(["name", "fields", "blueprint"]));
 
 export type FieldInput = z.output<typeof fieldSchema>;
 

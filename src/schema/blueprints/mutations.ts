@@ -51,6 +51,15 @@ builder.mutationField("blueprintUpdate", (t) =>
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const stored = await findBlueprint(ctx, scope, args.id);
+      const owner = await ctx.db.global.findFirst({
+        where: { ...scope, blueprintId: stored.id },
+        select: { handle: true },
+      });
+      if (owner) {
+        throw new ApiError(409, "This blueprint belongs to a global", [
+          { path: "id", message: `change it through /globals/${owner.handle}` },
+        ]);
+      }
       const { title, handle, fields } = args.input;
       try {
         return await ctx.db.blueprint.update({
@@ -82,8 +91,8 @@ builder.mutationField("blueprintDelete", (t) =>
         await ctx.db.blueprint.deleteMany({ where: { ...scope, id: blueprint.id } });
       } catch (error) {
         if (isForeignKeyViolation(error)) {
-          throw new ApiError(409, "Entries still use this blueprint", [
-            { path: "id", message: "delete or move the entries that use this blueprint first" },
+          throw new ApiError(409, "This blueprint is in use", [
+            { path: "id", message: "entries, forms or a global use this blueprint; remove them first" },
           ]);
         }
         throw error;

@@ -1,7 +1,7 @@
 // What clients may write on a global: name, handle, the embedded blueprint's fields, and the values
 // (sent as top-level keys; REST gathers them into `values`).
 import { z } from "zod";
-import { BlueprintFieldInput, fieldsSchema } from "../blueprints/fields.ts";
+import { BlueprintFieldInput, globalFieldsSchema } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
 import { globalHandleSchema } from "./handles.ts";
 
@@ -20,7 +20,7 @@ export const GlobalCreateInput = builder.inputType("GlobalCreateInput", {
       validate: globalHandleSchema,
       description: "snake_case (a Liquid variable name); generated from the name when omitted.",
     }),
-    fields: t.field({ type: [BlueprintFieldInput], validate: fieldsSchema }),
+    fields: t.field({ type: [BlueprintFieldInput], validate: globalFieldsSchema }),
     values: values(t),
   }),
 });
@@ -31,7 +31,7 @@ export const GlobalUpdateInput = builder.inputType("GlobalUpdateInput", {
     handle: t.string({ validate: globalHandleSchema }),
     fields: t.field({
       type: [BlueprintFieldInput],
-      validate: fieldsSchema,
+      validate: globalFieldsSchema,
       description: "Matched by handle: new fields are added, sent ones updated, missing ones removed.",
     }),
     values: values(t),
