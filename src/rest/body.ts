@@ -29,12 +29,32 @@ async function readText(request: Request, limit: number): Promise<string> {
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      void discardRest(reader, limit * 4);
       throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/**
+ * A client still sending an oversized body would block on a full socket if nobody read it: the rest is
+ * read and thrown away (up to `cap` bytes, past which the stream is cut) while the 413 goes out.
+ */
+export async function discardRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  cap: number,
+): Promise<void> {
+  try {
+    for (let read = 0; read <= cap; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing left to discard.
+  }
 }
 
 function tooLarge(limit: number): ApiError {

@@ -8,6 +8,7 @@ import { Busboy, type BusboyFileStream, type BusboyInstance } from "@fastify/bus
 import { uploadTooLarge } from "../schema/assets/limits.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Storage } from "../storage/local.ts";
+import { discardRest } from "./body.ts";
 
 export interface MultipartUpload {
   /** The staged file's reference, for the mutation's `upload` input; the caller discards it after. */
@@ -108,8 +109,9 @@ async function* chunks(body: ReadableStream<Uint8Array> | null, max: number): As
       yield next.value;
     }
   } finally {
-    // Stopped early (too large, or the parser failed): the rest of the body is not wanted.
-    if (!done) await reader.cancel().catch(() => {});
+    // Stopped early (too large, or the parser failed): the rest of the body is read and dropped, so
+    // that a client still sending is not left blocked.
+    if (!done) void discardRest(reader, max);
   }
 }
 
