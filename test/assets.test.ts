@@ -294,6 +294,7 @@ describe("JSON upload", () => {
     const served = await site(server, "/assets/icons/dot.svg", client.account.domain);
     expect(served.status).toBe(200);
     expect(served.headers["content-type"]).toBe("image/svg+xml");
+    expect(served.headers["content-security-policy"]).toBe("sandbox");
     expect(served.body.equals(bytes)).toBe(true);
   });
 

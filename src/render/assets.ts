@@ -2,6 +2,7 @@
 // with the asset's content type and length, an ETag (the bytes of an asset ID never change) and single
 // byte ranges (video players need them). Unknown hosts, paths and assets get 404.
 import { Readable } from "node:stream";
+import { isActiveContent } from "../schema/assets/content-types.ts";
 import { findPublicAsset } from "../schema/assets/public.ts";
 import type { Context } from "../schema/index.ts";
 
@@ -23,6 +24,8 @@ export async function serveAsset(request: Request, ctx: Context): Promise<Respon
     "last-modified": asset.createdAt.toUTCString(),
     "cache-control": "public, max-age=0, must-revalidate",
     "x-content-type-options": "nosniff",
+    // An uploaded SVG or HTML file must not run script on the site's origin.
+    ...(isActiveContent(asset.contentType) && { "content-security-policy": "sandbox" }),
   };
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });

@@ -91,3 +91,10 @@ export const contentTypeSchema = z
     const [essence = "", ...parameters] = value.split(";");
     return [essence.trim().toLowerCase(), ...parameters.map((parameter) => parameter.trim())].join("; ");
   });
+
+/** Types a browser would run script from (HTML, SVG, XML): served sandboxed, never with the site's powers. */
+export function isActiveContent(contentType: string): boolean {
+  return /^(text\/html|image\/svg\+xml|application\/xhtml\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)\b/.test(
+    contentType,
+  );
+}
