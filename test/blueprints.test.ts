@@ -1,7 +1,8 @@
 // Blueprints over REST (content-api.md "Blueprint", "Endpoints > Blueprints", "Errors", "Limits";
 // decisions.md "REST decisions"). Everything goes through HTTP against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { type Api, api } from "./helpers/api.ts";
+import { blueprintShape, expect422, expectError, ISO } from "./helpers/assertions.ts";
 import { createAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -11,7 +12,6 @@ let client: Api;
 /** Only the 30 blueprints of the pagination tests. */
 let paged: Api;
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 const PAGED_COUNT = 30;
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -44,34 +44,6 @@ const INTERNAL: Record<(typeof API_TYPES)[number], string> = {
   dictionary: "BlueprintFieldDictionary",
 };
 
-function expectError(response: ApiResponse, status: number): { path: string; message: string }[] {
-  expect(response.status, response.text).toBe(status);
-  expect(Object.keys(response.body).sort()).toEqual(["details", "error"]);
-  expect(typeof response.body.error).toBe("string");
-  expect(response.body.error.length).toBeGreaterThan(0);
-  expect(Array.isArray(response.body.details)).toBe(true);
-  for (const detail of response.body.details) {
-    expect(Object.keys(detail).sort()).toEqual(["message", "path"]);
-    expect(typeof detail.path).toBe("string");
-    expect(typeof detail.message).toBe("string");
-  }
-  return response.body.details;
-}
-
-function expect422(response: ApiResponse, ...paths: string[]): void {
-  const details = expectError(response, 422);
-  expect(details.map((detail) => detail.path).sort()).toEqual([...paths].sort());
-}
-
-const shape = (handle: unknown, title: unknown, fields: unknown[] = []) => ({
-  id: expect.stringMatching(/^blprt_/),
-  handle,
-  title,
-  fields,
-  created_at: expect.stringMatching(ISO),
-  updated_at: expect.stringMatching(ISO),
-});
-
 beforeAll(async () => {
   server = await startServer();
   const [main, second] = await Promise.all([createAccount(server, "Main"), createAccount(server, "Paged")]);
@@ -95,7 +67,7 @@ describe("create", () => {
   it("generates the handle from the title and answers 201 with the full blueprint", async () => {
     const created = await client.post("/blueprints", { title: "Blog Post" });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual(shape("blog-post", "Blog Post"));
+    expect(created.body).toEqual(blueprintShape("blog-post", "Blog Post"));
   });
 
   it("generates URL-friendly handles from titles with punctuation and accents", async () => {
@@ -107,7 +79,7 @@ describe("create", () => {
   it("keeps an explicit handle", async () => {
     const created = await client.post("/blueprints", { title: "Landing Page", handle: "landing" });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual(shape("landing", "Landing Page"));
+    expect(created.body).toEqual(blueprintShape("landing", "Landing Page"));
   });
 
   it("stores fields {handle, display, type, position, options} and fills display, position and options", async () => {
@@ -129,7 +101,7 @@ describe("create", () => {
     // Returned in position order; display defaults to the humanized handle, position to the order sent,
     // options to {}.
     expect(created.body).toEqual(
-      shape("article", "Article", [
+      blueprintShape("article", "Article", [
         { handle: "hero_image", display: "Hero image", type: "image", position: 0, options: {} },
         { handle: "tags", display: "Tags", type: "list", position: 2, options: {} },
         {
@@ -280,7 +252,7 @@ describe("read and list", () => {
     });
     expect(list.body.data).toHaveLength(25);
     expect(list.body.data[0]).toEqual(
-      shape(expect.stringMatching(/^b-\d\d$/), expect.stringMatching(/^Form \d\d$/)),
+      blueprintShape(expect.stringMatching(/^b-\d\d$/), expect.stringMatching(/^Form \d\d$/)),
     );
   });
 
@@ -313,7 +285,7 @@ describe("read and list", () => {
     const one = await paged.get("/blueprints?handle=b-07");
     expect(one.status).toBe(200);
     expect(one.body.data).toHaveLength(1);
-    expect(one.body.data[0]).toEqual(shape("b-07", `Form ${pad(PAGED_COUNT + 1 - 7)}`));
+    expect(one.body.data[0]).toEqual(blueprintShape("b-07", `Form ${pad(PAGED_COUNT + 1 - 7)}`));
     expect(one.body.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 1, per_page: 25 });
     const none = await paged.get("/blueprints?handle=b-0");
     expect(none.body.data).toEqual([]);
