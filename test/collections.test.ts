@@ -1,7 +1,8 @@
 // Collections over REST (content-api.md "Collection", "Endpoints > Collections", "Errors", "Limits";
 // decisions.md "REST decisions"). Everything goes through HTTP against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { type Api, api } from "./helpers/api.ts";
+import { blueprintShape, expect422, expectCreated, expectError, ISO } from "./helpers/assertions.ts";
 import { createAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -11,30 +12,8 @@ let client: Api;
 /** Only the 45 collections of the pagination tests. */
 let paged: Api;
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 const PAGED_COUNT = 45;
 const pad = (n: number) => String(n).padStart(2, "0");
-
-/** Asserts the documented error body `{error: string, details: [{path, message}]}` and the status. */
-function expectError(response: ApiResponse, status: number): { path: string; message: string }[] {
-  expect(response.status, response.text).toBe(status);
-  expect(Object.keys(response.body).sort()).toEqual(["details", "error"]);
-  expect(typeof response.body.error).toBe("string");
-  expect(response.body.error.length).toBeGreaterThan(0);
-  expect(Array.isArray(response.body.details)).toBe(true);
-  for (const detail of response.body.details) {
-    expect(Object.keys(detail).sort()).toEqual(["message", "path"]);
-    expect(typeof detail.path).toBe("string");
-    expect(typeof detail.message).toBe("string");
-  }
-  return response.body.details;
-}
-
-/** A 422 whose details name exactly these paths (order free). */
-function expect422(response: ApiResponse, ...paths: string[]): void {
-  const details = expectError(response, 422);
-  expect(details.map((detail) => detail.path).sort()).toEqual([...paths].sort());
-}
 
 /** Every response field of a collection, with the defaults of a collection created from required fields. */
 function defaults(name: string, handle: string, routing: string) {
@@ -64,26 +43,17 @@ function defaults(name: string, handle: string, routing: string) {
   };
 }
 
-const blueprintShape = (handle: string, title: string, fields: unknown[] = []) => ({
-  id: expect.stringMatching(/^blprt_/),
-  handle,
-  title,
-  fields,
-  created_at: expect.stringMatching(ISO),
-  updated_at: expect.stringMatching(ISO),
-});
-
 /** Creates a collection that has an inline blueprint (so entries can be created in it). */
 async function collectionWithBlueprint(handle: string, routing: string, extra: Record<string, unknown> = {}) {
-  const response = await client.post("/collections", {
-    name: handle,
-    handle,
-    routing,
-    blueprint: { fields: [{ handle: "body", type: "text" }] },
-    ...extra,
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(
+    client.post("/collections", {
+      name: handle,
+      handle,
+      routing,
+      blueprint: { fields: [{ handle: "body", type: "text" }] },
+      ...extra,
+    }),
+  );
 }
 
 beforeAll(async () => {

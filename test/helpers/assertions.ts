@@ -67,7 +67,7 @@ export function expect422Naming(response: ApiResponse, path: string): void {
 }
 
 /** A 201 answer; its body. */
-export async function created(pending: ApiResponse | Promise<ApiResponse>): Promise<any> {
+export async function expectCreated(pending: ApiResponse | Promise<ApiResponse>): Promise<any> {
   const response = await pending;
   expect(response.status, response.text).toBe(201);
   return response.body;
