@@ -1,8 +1,9 @@
 // Forms over REST (content-api.md "Form", "Endpoints > Forms", "Errors"; decisions.md "REST decisions" and
 // the form_for part of "Site rendering"). Everything goes through HTTP against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type ApiResponse, api } from "./helpers/api.ts";
-import { cms, createAccount } from "./helpers/cli.ts";
+import type { Api, ApiResponse } from "./helpers/api.ts";
+import { expect422, expectCreated, expectError, ISO } from "./helpers/assertions.ts";
+import { mainPagedOther } from "./helpers/fixtures.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
@@ -17,7 +18,6 @@ let otherOnMain: Api;
 /** A read-scoped token of the main account. */
 let reader: Api;
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 const PAGED_COUNT = 25;
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -85,27 +85,6 @@ const fieldProperties = [
   "name",
 ];
 
-/** Asserts the documented error body `{error: string, details: [{path, message}]}` and the status. */
-function expectError(response: ApiResponse, status: number): { path: string; message: string }[] {
-  expect(response.status, response.text).toBe(status);
-  expect(Object.keys(response.body).sort()).toEqual(["details", "error"]);
-  expect(typeof response.body.error).toBe("string");
-  expect(response.body.error.length).toBeGreaterThan(0);
-  expect(Array.isArray(response.body.details)).toBe(true);
-  for (const detail of response.body.details) {
-    expect(Object.keys(detail).sort()).toEqual(["message", "path"]);
-    expect(typeof detail.path).toBe("string");
-    expect(typeof detail.message).toBe("string");
-  }
-  return response.body.details;
-}
-
-/** A 422 whose details name exactly these paths (order free). */
-function expect422(response: ApiResponse, ...paths: string[]): void {
-  const details = expectError(response, 422);
-  expect(details.map((detail) => detail.path).sort()).toEqual([...paths].sort());
-}
-
 /** Every response field of a form on the contact blueprint, with the defaults of the optional ones. */
 function formShape(handle: string, title: string) {
   return {
@@ -143,9 +122,7 @@ const contact = (extra: Record<string, unknown> = {}) => ({
 });
 
 async function createForm(body: Record<string, unknown>) {
-  const response = await client.post("/forms", body);
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(client.post("/forms", body));
 }
 
 async function formCount(): Promise<number> {
@@ -154,26 +131,7 @@ async function formCount(): Promise<number> {
 
 beforeAll(async () => {
   server = await startServer();
-  const [main, second, third] = await Promise.all([
-    createAccount(server, "Main"),
-    createAccount(server, "Paged"),
-    createAccount(server, "Other"),
-  ]);
-  client = api(server, main);
-  paged = api(server, second);
-  other = api(server, third);
-  otherOnMain = api(server, main, third.token);
-  const token = await cms(server, [
-    "token",
-    "create",
-    "--account",
-    main.account_id,
-    "--scope",
-    "read",
-    "--json",
-  ]);
-  expect(token.code, token.stderr).toBe(0);
-  reader = api(server, main, JSON.parse(token.stdout).token);
+  ({ client, paged, other, otherOnMain, reader } = await mainPagedOther(server));
 
   const messages = await client.post("/collections", {
     name: "Messages",
