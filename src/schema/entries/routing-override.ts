@@ -1,0 +1,81 @@
+// The entry's routing override (content-api.md: read-only in REST, "set in the dashboard or through a
+// separate tool interface"): a GraphQL-only mutation. The override replaces the collection routing in
+// the entry's content_path; null clears it and the routing applies again.
+import { z } from "zod";
+import { accountScope } from "../access.ts";
+import { accountArg, idArg } from "../args.ts";
+import { builder } from "../builder.ts";
+import { findCollection } from "../collections/find.ts";
+import { ApiError } from "../errors.ts";
+import { idOrHandle } from "../handles.ts";
+import { prefixes } from "../ids.ts";
+import { refreshPaths } from "./paths.ts";
+import { EntryRef } from "./type.ts";
+
+const segment = "[A-Za-z0-9._~-]+";
+const overridePattern = new RegExp(`^/?${segment}(?:/${segment})*/?$`);
+
+/** A literal site path such as `about/team`, stored without leading or trailing `/`. */
+export const routingOverrideSchema = z
+  .string()
+  .max(200, "must be at most 200 characters")
+  .regex(overridePattern, "must be a path such as about/team")
+  .refine(
+    (path) => !path.split("/").some((part) => part === "." || part === ".."),
+    "must not contain . or ..",
+  )
+  .transform((path) => path.replace(/^\/|\/$/g, ""))
+  .nullable();
+
+export const EntryRoutingInput = builder.inputType("EntryRoutingInput", {
+  fields: (t) => ({
+    routing_override: t.string({
+      required: false,
+      validate: routingOverrideSchema,
+      description: "The entry's path instead of the collection routing; null clears it.",
+    }),
+  }),
+});
+
+builder.mutationField("entryRoutingUpdate", (t) =>
+  t.prismaField({
+    type: EntryRef,
+    description:
+      "Sets or clears an entry's routing override, which moves its content_path (read-only over REST).",
+    args: {
+      account_id: accountArg(t.arg),
+      collection_id: idArg(t.arg, "collection"),
+      id: idArg(t.arg, "entry"),
+      input: t.arg({ type: EntryRoutingInput, required: true }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const scope = await accountScope(ctx, args.account_id, "write");
+      const collection = await findCollection(ctx, scope, args.collection_id);
+      const entry = await ctx.db.entry.findFirst({
+        where: { ...scope, collectionId: collection.id, ...idOrHandle(args.id, prefixes.entry) },
+        select: { id: true },
+      });
+      if (!entry) throw ApiError.notFound("Entry");
+      const override = args.input.routing_override;
+      if (override === undefined)
+        return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id: entry.id } });
+      if (override) {
+        const taken = await ctx.db.entry.findFirst({
+          where: { ...scope, contentPath: `/${override}`, id: { not: entry.id } },
+          select: { handle: true },
+        });
+        if (taken)
+          throw ApiError.invalid("routing_override", `is already the path of entry '${taken.handle}'`);
+      }
+      await ctx.db.$transaction(async (tx) => {
+        // The version bump makes a concurrent entry update retry on the new override.
+        await tx.entry.update({
+          where: { id: entry.id },
+          data: { routingOverride: override, version: { increment: 1 } },
+        });
+        await refreshPaths(tx, collection.id, [entry.id]);
+      });
+      return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id: entry.id } });
+    },
+  }),
+);
