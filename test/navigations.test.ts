@@ -2,8 +2,10 @@
 // Navigations / Navigation items" with rules 1-5, "Errors", "Limits"; decisions.md "REST decisions").
 // Everything goes through HTTP against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type ApiResponse, api } from "./helpers/api.ts";
-import { cms, createAccount } from "./helpers/cli.ts";
+import { type Api, api } from "./helpers/api.ts";
+import { expect422, expectCreated, expectError, ISO } from "./helpers/assertions.ts";
+import { createAccount } from "./helpers/cli.ts";
+import { readOnlyApi } from "./helpers/fixtures.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
@@ -14,32 +16,10 @@ let other: Api;
 /** Only the navigations of the list tests. */
 let paged: Api;
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 const NAV_ID = /^nav_[0-9a-z]{26}$/;
 const ITEM_ID = /^ni_[0-9a-z]{26}$/;
 const PAGED_COUNT = 23;
 const pad = (n: number) => String(n).padStart(2, "0");
-
-/** Asserts the documented error body `{error: string, details: [{path, message}]}` and the status. */
-function expectError(response: ApiResponse, status: number): { path: string; message: string }[] {
-  expect(response.status, response.text).toBe(status);
-  expect(Object.keys(response.body).sort()).toEqual(["details", "error"]);
-  expect(typeof response.body.error).toBe("string");
-  expect(response.body.error.length).toBeGreaterThan(0);
-  expect(Array.isArray(response.body.details)).toBe(true);
-  for (const detail of response.body.details) {
-    expect(Object.keys(detail).sort()).toEqual(["message", "path"]);
-    expect(typeof detail.path).toBe("string");
-    expect(typeof detail.message).toBe("string");
-  }
-  return response.body.details;
-}
-
-/** A 422 whose details name exactly these paths (order free). */
-function expect422(response: ApiResponse, ...paths: string[]): void {
-  const details = expectError(response, 422);
-  expect(details.map((detail) => detail.path).sort()).toEqual([...paths].sort());
-}
 
 /** A navigation as lists and writes return it: no `items`. */
 function navigationShape(handle: string, title: string, itemsCount = 0) {
@@ -68,9 +48,7 @@ function itemShape(title: string, extra: Record<string, unknown> = {}) {
 }
 
 async function createNavigation(handle: string, title = handle, as: Api = client) {
-  const response = await as.post("/navigations", { title, handle });
-  expect(response.status, response.text).toBe(201);
-  return response.body as { id: string; handle: string };
+  return (await expectCreated(as.post("/navigations", { title, handle }))) as { id: string; handle: string };
 }
 
 async function addItem(navigation: string, body: Record<string, unknown>, status = 201) {
@@ -315,17 +293,7 @@ describe("navigations", () => {
   });
 
   it("needs a write token to write", async () => {
-    const token = await cms(server, [
-      "token",
-      "create",
-      "--account",
-      client.account.account_id,
-      "--scope",
-      "read",
-      "--json",
-    ]);
-    expect(token.code, token.stderr).toBe(0);
-    const reader = api(server, client.account, JSON.parse(token.stdout).token);
+    const reader = await readOnlyApi(server, client.account);
     await createNavigation("read-only");
     expect((await reader.get("/navigations/read-only")).status).toBe(200);
     expect((await reader.get("/navigations/read-only/items")).status).toBe(200);
