@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { expectCreated, expectError, ISO } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -19,7 +20,6 @@ let other: Api;
 let small: Api;
 
 const SMALL_LIMIT = 1000;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 
 // ---- Files ----------------------------------------------------------------------------------------
 
@@ -135,19 +135,6 @@ function storedFile(target: TestServer, account: TestAccount, assetId: string): 
   return join(target.env.CMS_DATA_DIR ?? "", "assets", account.account_id, assetId);
 }
 
-function expectError(response: ApiResponse, status: number, ...paths: string[]): void {
-  expect(response.status, response.text).toBe(status);
-  expect(Object.keys(response.body).sort()).toEqual(["details", "error"]);
-  expect(typeof response.body.error).toBe("string");
-  for (const detail of response.body.details) {
-    expect(Object.keys(detail).sort()).toEqual(["message", "path"]);
-    expect(typeof detail.message).toBe("string");
-  }
-  if (paths.length > 0) {
-    expect(response.body.details.map((detail: { path: string }) => detail.path).sort()).toEqual(paths.sort());
-  }
-}
-
 function assetShape(fields: {
   filename: string;
   content_type: string;
@@ -168,9 +155,7 @@ function assetShape(fields: {
 }
 
 async function uploadJson(target: Api, asset: Record<string, unknown>): Promise<any> {
-  const response = await target.post("/assets", { asset });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(target.post("/assets", { asset }));
 }
 
 beforeAll(async () => {
