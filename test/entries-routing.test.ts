@@ -2,29 +2,20 @@
 // entity field, and published_at (required by date routing, parsed as ISO 8601)
 // (content-api.md "Routing placeholders" and "Entry"; decisions.md "content_path starts with /").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { type Api, api } from "./helpers/api.ts";
+import { expect422Naming, expectCreated } from "./helpers/assertions.ts";
 import { createAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
 let client: Api;
 
-function expect422(response: ApiResponse, path: string): void {
-  expect(response.status, response.text).toBe(422);
-  expect(response.body).toMatchObject({ error: expect.any(String), details: expect.any(Array) });
-  expect(response.body.details.map((detail: { path: string }) => detail.path)).toContain(path);
-}
-
 async function createCollection(body: Record<string, unknown>): Promise<any> {
-  const response = await client.post("/collections", { blueprint: { fields: [] }, ...body });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(client.post("/collections", { blueprint: { fields: [] }, ...body }));
 }
 
 async function createEntry(collection: string, body: Record<string, unknown>): Promise<any> {
-  const response = await client.post(`/collections/${collection}/entries`, body);
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(client.post(`/collections/${collection}/entries`, body));
 }
 
 beforeAll(async () => {
@@ -180,11 +171,11 @@ describe("content_path per routing shape", () => {
 
 describe("published_at", () => {
   it("is required by date routing on create (422, path published_at)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/monthly/entries", { title: "Undated", handle: "undated" }),
       "published_at",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/daily/entries", {
         title: "Undated",
         handle: "undated",
@@ -201,11 +192,11 @@ describe("published_at", () => {
       handle: "keep-date",
       published_at: "2024-06-01T12:00:00Z",
     });
-    expect422(
+    expect422Naming(
       await client.patch("/collections/monthly/entries/keep-date", { published_at: null }),
       "published_at",
     );
-    expect422(
+    expect422Naming(
       await client.put("/collections/monthly/entries/keep-date", { published_at: null }),
       "published_at",
     );
@@ -227,7 +218,7 @@ describe("published_at", () => {
 
   it("an unparseable value is a 422 on published_at, on create and on update", async () => {
     for (const value of ["not a date", "2024-13-01T00:00:00Z", "2024-02-30", "yesterday", 12345]) {
-      expect422(
+      expect422Naming(
         await client.post("/collections/blog/entries", {
           title: "Bad date",
           handle: "bad-date",
@@ -235,7 +226,7 @@ describe("published_at", () => {
         }),
         "published_at",
       );
-      expect422(
+      expect422Naming(
         await client.post("/collections/monthly/entries", {
           title: "Bad date",
           handle: "bad-date",
@@ -250,7 +241,7 @@ describe("published_at", () => {
       handle: "good-date",
       published_at: "2024-06-01T12:00:00Z",
     });
-    expect422(
+    expect422Naming(
       await client.patch("/collections/blog/entries/good-date", { published_at: "soon" }),
       "published_at",
     );
@@ -307,15 +298,15 @@ describe("parent/child routing (:parent/:handle)", () => {
   });
 
   it("needs the parent on create (422, path parent)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/docs/entries", { title: "Orphan", handle: "orphan" }),
       "parent",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/docs/entries", { title: "Orphan", handle: "orphan", parent: null }),
       "parent",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/docs/entries", {
         title: "Orphan",
         handle: "orphan",
@@ -328,7 +319,7 @@ describe("parent/child routing (:parent/:handle)", () => {
 
   it("refuses to clear the parent on update (422, path parent)", async () => {
     await createEntry("docs", { title: "Anchored", handle: "anchored", parent: "guides" });
-    expect422(await client.patch("/collections/docs/entries/anchored", { parent: null }), "parent");
+    expect422Naming(await client.patch("/collections/docs/entries/anchored", { parent: null }), "parent");
     const read = await client.get("/collections/docs/entries/anchored");
     expect(read.body.content_path).toBe("/guides/anchored");
     expect(read.body.parent.id).toBe(guides.id);

@@ -2,7 +2,8 @@
 // field's path, null clearing a value, and entity references with their expansion
 // (content-api.md "Field value formats"; decisions.md "Field options").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { type Api, api } from "./helpers/api.ts";
+import { expect422Naming, expectCreated } from "./helpers/assertions.ts";
 import { createAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -10,16 +11,8 @@ let server: TestServer;
 let client: Api;
 let other: Api;
 
-function expect422(response: ApiResponse, path: string): void {
-  expect(response.status, response.text).toBe(422);
-  expect(response.body).toMatchObject({ error: expect.any(String), details: expect.any(Array) });
-  expect(response.body.details.map((detail: { path: string }) => detail.path)).toContain(path);
-}
-
 async function createCollection(target: Api, body: Record<string, unknown>): Promise<any> {
-  const response = await target.post("/collections", body);
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(target.post("/collections", body));
 }
 
 async function createEntry(
@@ -27,9 +20,7 @@ async function createEntry(
   body: Record<string, unknown>,
   target: Api = client,
 ): Promise<any> {
-  const response = await target.post(`/collections/${collection}/entries`, body);
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(target.post(`/collections/${collection}/entries`, body));
 }
 
 const thingFields = [
@@ -106,21 +97,21 @@ describe("scalar field types", () => {
   });
 
   it("number: a non-number is a 422 on the field's path", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", { title: "Bad", handle: "bad-number", price: "abc" }),
       "price",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", { title: "Bad", handle: "bad-number", price: "42" }),
       "price",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", { title: "Bad", handle: "bad-number", price: true }),
       "price",
     );
     expect((await client.get("/collections/things/entries/bad-number")).status).toBe(404);
     await createEntry("things", { title: "Priced", handle: "priced", price: 5 });
-    expect422(await client.patch("/collections/things/entries/priced", { price: "cheap" }), "price");
+    expect422Naming(await client.patch("/collections/things/entries/priced", { price: "cheap" }), "price");
     expect((await client.get("/collections/things/entries/priced")).body.price).toBe(5);
   });
 
@@ -135,7 +126,7 @@ describe("scalar field types", () => {
   });
 
   it("toggle: a non-boolean is a 422 on the field's path (assumed)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", {
         title: "Bad",
         handle: "bad-toggle",
@@ -154,7 +145,7 @@ describe("scalar field types", () => {
   });
 
   it("enumerate: a value outside the enumerations is a 422 on the field's path", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", {
         title: "Bad",
         handle: "bad-color",
@@ -162,13 +153,13 @@ describe("scalar field types", () => {
       }),
       "color",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", { title: "Bad", handle: "bad-color", color: "Red" }),
       "color",
     );
     expect((await client.get("/collections/things/entries/bad-color")).status).toBe(404);
     await createEntry("things", { title: "Red", handle: "red", color: "red" });
-    expect422(await client.patch("/collections/things/entries/red", { color: "purple" }), "color");
+    expect422Naming(await client.patch("/collections/things/entries/red", { color: "purple" }), "color");
     expect((await client.get("/collections/things/entries/red")).body.color).toBe("red");
   });
 
@@ -179,8 +170,8 @@ describe("scalar field types", () => {
       price: "x",
       color: "purple",
     });
-    expect422(response, "price");
-    expect422(response, "color");
+    expect422Naming(response, "price");
+    expect422Naming(response, "color");
   });
 });
 
@@ -204,7 +195,7 @@ describe("media field types", () => {
   });
 
   it("image: an unknown asset ID is a 422 on the field's path (assumed)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", {
         title: "Bad",
         handle: "bad-image",
@@ -243,7 +234,7 @@ describe("media field types", () => {
   });
 
   it("gallery: a non-array is a 422 on the field's path (assumed)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", {
         title: "Bad",
         handle: "bad-gallery",
@@ -302,11 +293,11 @@ describe("structured field types", () => {
   });
 
   it("list and dictionary refuse the wrong JSON kind (422, assumed)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", { title: "Bad", handle: "bad-list", tags: "news" }),
       "tags",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/things/entries", { title: "Bad", handle: "bad-dict", meta: ["a"] }),
       "meta",
     );
@@ -420,7 +411,7 @@ describe("entity fields", () => {
     });
     expect(created.related).toEqual(expanded(background, { summary: "Context" }));
     // "jane" is an author, not an article: without options.collection it does not resolve.
-    expect422(
+    expect422Naming(
       await client.post("/collections/articles/entries", {
         title: "Bad",
         handle: "own-miss",
@@ -429,7 +420,7 @@ describe("entity fields", () => {
       "related",
     );
     // options.collection is authors: an article handle does not resolve there.
-    expect422(
+    expect422Naming(
       await client.post("/collections/articles/entries", {
         title: "Bad",
         handle: "option-miss",
@@ -461,11 +452,11 @@ describe("entity fields", () => {
   it("an unresolvable reference is a 422 on the field's path", async () => {
     const bad = (body: Record<string, unknown>) =>
       client.post("/collections/articles/entries", { title: "Bad", handle: "bad-ref", ...body });
-    expect422(await bad({ author: "nobody" }), "author");
-    expect422(await bad({ author: "cnety_0000000000aaaaaaaaaaaaaaaa" }), "author");
-    expect422(await bad({ author: "authors:nobody" }), "author");
-    expect422(await bad({ author: "nowhere:jane" }), "author");
-    expect422(await bad({ coauthors: [jane.id, "cnety_0000000000aaaaaaaaaaaaaaaa"] }), "coauthors");
+    expect422Naming(await bad({ author: "nobody" }), "author");
+    expect422Naming(await bad({ author: "cnety_0000000000aaaaaaaaaaaaaaaa" }), "author");
+    expect422Naming(await bad({ author: "authors:nobody" }), "author");
+    expect422Naming(await bad({ author: "nowhere:jane" }), "author");
+    expect422Naming(await bad({ coauthors: [jane.id, "cnety_0000000000aaaaaaaaaaaaaaaa"] }), "coauthors");
     expect((await client.get("/collections/articles/entries/bad-ref")).status).toBe(404);
   });
 
@@ -477,7 +468,7 @@ describe("entity fields", () => {
       blueprint: { fields: [] },
     });
     const foreign = await createEntry("authors", { title: "Foreign", handle: "foreign" }, other);
-    expect422(
+    expect422Naming(
       await client.post("/collections/articles/entries", {
         title: "Bad",
         handle: "cross-account",
@@ -485,7 +476,7 @@ describe("entity fields", () => {
       }),
       "author",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/articles/entries", {
         title: "Bad",
         handle: "cross-account",
@@ -504,7 +495,10 @@ describe("entity fields", () => {
     expect(changed.body.author.id).toBe(john.id);
     const kept = await client.patch("/collections/articles/entries/changing", { summary: "t" });
     expect(kept.body.author.id).toBe(john.id);
-    expect422(await client.patch("/collections/articles/entries/changing", { author: "nobody" }), "author");
+    expect422Naming(
+      await client.patch("/collections/articles/entries/changing", { author: "nobody" }),
+      "author",
+    );
     expect((await client.get("/collections/articles/entries/changing")).body.author.id).toBe(john.id);
     const cleared = await client.patch("/collections/articles/entries/changing", { author: null });
     expect(cleared.status, cleared.text).toBe(200);

@@ -2,32 +2,20 @@
 // handle, blueprint choice, template references, listing and pagination, and concurrent writers
 // (content-api.md "Entry" and "Entries"; decisions.md "REST decisions").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { type Api, api } from "./helpers/api.ts";
+import { expect422Naming, expectCreated, ISO } from "./helpers/assertions.ts";
 import { createAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
 let client: Api;
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Asserts the documented 422 body and that one of its details names `path`. */
-function expect422(response: ApiResponse, path: string): void {
-  expect(response.status, response.text).toBe(422);
-  expect(response.body).toMatchObject({ error: expect.any(String), details: expect.any(Array) });
-  expect(response.body.details.map((detail: { path: string }) => detail.path)).toContain(path);
-}
-
 async function createCollection(body: Record<string, unknown>): Promise<any> {
-  const response = await client.post("/collections", body);
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(client.post("/collections", body));
 }
 
 async function createEntry(collection: string, body: Record<string, unknown>): Promise<any> {
-  const response = await client.post(`/collections/${collection}/entries`, body);
-  expect(response.status, response.text).toBe(201);
-  return response.body;
+  return expectCreated(client.post(`/collections/${collection}/entries`, body));
 }
 
 const postFields = [
@@ -154,14 +142,17 @@ describe("core fields", () => {
   });
 
   it("requires a title on create (422, path title)", async () => {
-    expect422(await client.post("/collections/posts/entries", { handle: "no-title" }), "title");
-    expect422(await client.post("/collections/posts/entries", { handle: "empty-title", title: "" }), "title");
+    expect422Naming(await client.post("/collections/posts/entries", { handle: "no-title" }), "title");
+    expect422Naming(
+      await client.post("/collections/posts/entries", { handle: "empty-title", title: "" }),
+      "title",
+    );
     expect((await client.get("/collections/posts/entries/no-title")).status).toBe(404);
   });
 
   it("requires a handle (422, path handle)", async () => {
     const response = await client.post("/collections/posts/entries", { title: "No handle" });
-    expect422(response, "handle");
+    expect422Naming(response, "handle");
     const list = await client.get("/collections/posts/entries");
     expect(list.body.data.map((entry: any) => entry.title)).not.toContain("No handle");
   });
@@ -185,7 +176,7 @@ describe("core fields", () => {
   });
 
   it("refuses core fields of the wrong type (422 on that field, assumed)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", {
         title: "T",
         handle: "bad-position",
@@ -193,11 +184,11 @@ describe("core fields", () => {
       }),
       "position",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", { title: "T", handle: "bad-position", position: 1.5 }),
       "position",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", {
         title: "T",
         handle: "bad-published",
@@ -478,7 +469,7 @@ describe("create by handle, update and delete", () => {
   it("refuses to rename an entry onto another entry's handle (422, path handle)", async () => {
     await createEntry("posts", { title: "Taken", handle: "taken" });
     await createEntry("posts", { title: "Mover", handle: "mover" });
-    expect422(await client.patch("/collections/posts/entries/mover", { handle: "taken" }), "handle");
+    expect422Naming(await client.patch("/collections/posts/entries/mover", { handle: "taken" }), "handle");
     expect((await client.get("/collections/posts/entries/mover")).status).toBe(200);
   });
 
@@ -532,7 +523,7 @@ describe("blueprint_handle", () => {
       fields: [],
     });
     expect(standalone.status, standalone.text).toBeLessThan(300);
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", {
         title: "x",
         handle: "bp-standalone",
@@ -541,7 +532,7 @@ describe("blueprint_handle", () => {
       "blueprint_handle",
     );
     const news = await client.get("/collections/news");
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", {
         title: "x",
         handle: "bp-foreign",
@@ -549,7 +540,7 @@ describe("blueprint_handle", () => {
       }),
       "blueprint_handle",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", {
         title: "x",
         handle: "bp-unknown",
@@ -563,7 +554,7 @@ describe("blueprint_handle", () => {
   it("refuses entries in a collection without a blueprint (422, path blueprint_handle)", async () => {
     const bare = await createCollection({ name: "Bare", handle: "bare", routing: "bare/:handle" });
     expect(bare.blueprint_handles).toEqual([]);
-    expect422(
+    expect422Naming(
       await client.post("/collections/bare/entries", { title: "Orphan", handle: "orphan" }),
       "blueprint_handle",
     );
@@ -600,7 +591,7 @@ describe("blueprint_handle", () => {
 
 describe("template_handle and layout_handle", () => {
   it("refuse an unknown handle on create (422, path = the field name)", async () => {
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", {
         title: "T",
         handle: "bad-template",
@@ -608,7 +599,7 @@ describe("template_handle and layout_handle", () => {
       }),
       "template_handle",
     );
-    expect422(
+    expect422Naming(
       await client.post("/collections/posts/entries", {
         title: "T",
         handle: "bad-layout",
@@ -622,8 +613,8 @@ describe("template_handle and layout_handle", () => {
       template_handle: "nope",
       layout_handle: "nope-either",
     });
-    expect422(both, "template_handle");
-    expect422(both, "layout_handle");
+    expect422Naming(both, "template_handle");
+    expect422Naming(both, "layout_handle");
     for (const handle of ["bad-template", "bad-layout", "bad-both"]) {
       expect((await client.get(`/collections/posts/entries/${handle}`)).status).toBe(404);
     }
@@ -631,11 +622,11 @@ describe("template_handle and layout_handle", () => {
 
   it("refuse an unknown handle on update (422), leaving the entry unchanged", async () => {
     await createEntry("posts", { title: "Templated", handle: "templated" });
-    expect422(
+    expect422Naming(
       await client.patch("/collections/posts/entries/templated", { template_handle: "nope", title: "Nope" }),
       "template_handle",
     );
-    expect422(
+    expect422Naming(
       await client.put("/collections/posts/entries/templated", { layout_handle: "nope" }),
       "layout_handle",
     );
