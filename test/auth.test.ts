@@ -3,6 +3,7 @@
 // for another account's records seen from one's own path, and nothing of one account in another's answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
+import { expectErrorBody, expectNoInternals } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -23,24 +24,6 @@ const fixture = {
   collectionId: "",
   entryId: "",
 };
-
-function expectNoStackTrace(text: string) {
-  expect(text).not.toMatch(/(^|\n|\\n)\s*at\s/);
-  expect(text).not.toMatch(/\.(ts|js|mjs):\d+:\d+/);
-  expect(text).not.toMatch(/node_modules/);
-}
-
-function expectErrorBody(response: ApiResponse, status: number) {
-  expect(response.status, `${status} expected, got ${response.status}: ${response.text}`).toBe(status);
-  expect(response.headers.get("content-type") ?? "").toMatch(/application\/json/);
-  expect(typeof response.body?.error).toBe("string");
-  expect(Array.isArray(response.body?.details)).toBe(true);
-  for (const detail of response.body.details) {
-    expect(typeof detail.path).toBe("string");
-    expect(typeof detail.message).toBe("string");
-  }
-  expectNoStackTrace(response.text);
-}
 
 /** Everything A's token reads about A's records, to compare before and after B's attempts. */
 async function snapshotA() {
@@ -396,7 +379,7 @@ describe("GraphQL", () => {
       const response = await graphql(token, collectionsQuery(accountA.account_id));
       expect(response.status, response.text).toBe(401);
       expect(response.text).not.toContain(SECRET);
-      expectNoStackTrace(response.text);
+      expectNoInternals(response.text);
     }
   });
 
@@ -423,7 +406,7 @@ describe("GraphQL", () => {
       expect(response.text, query).not.toContain(SECRET);
       expect(response.text, query).not.toContain(fixture.collectionId);
       expect(response.text, query).not.toContain(fixture.entryId);
-      expectNoStackTrace(response.text);
+      expectNoInternals(response.text);
       const data = response.body?.data;
       if (data != null) for (const value of Object.values(data)) expect(value).toBeNull();
     }

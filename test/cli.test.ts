@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, api, request } from "./helpers/api.ts";
+import { expectErrorBody } from "./helpers/assertions.ts";
 import { type CliResult, cms, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -17,13 +18,6 @@ function expectOneLineError(result: CliResult) {
   expect(lines, `stderr: ${result.stderr}`).toHaveLength(1);
   expect(lines[0]?.trim().length).toBeGreaterThan(0);
   expect(result.stderr).not.toMatch(/\n\s*at\s/);
-}
-
-function expectErrorBody(response: ApiResponse, status: number) {
-  expect(response.status, `${status} expected, got ${response.status}: ${response.text}`).toBe(status);
-  expect(typeof response.body?.error).toBe("string");
-  expect(Array.isArray(response.body?.details)).toBe(true);
-  expect(response.text).not.toMatch(/\n\s*at\s/);
 }
 
 function parseToken(result: CliResult): string {
