@@ -2,6 +2,7 @@
 // account it may see.
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
+import { limitPlugins } from "./graphql-limits.ts";
 import { toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
 
@@ -12,6 +13,7 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
     context: ({ cms }) => cms,
     graphiql: { title: "Content Management Service" },
     landingPage: false,
+    plugins: limitPlugins(),
     // Client errors raised below the schema (text the database cannot store) are shown; the rest masked.
     maskedErrors: {
       maskError(error, message, isDev) {
