@@ -7,7 +7,7 @@ import { createSiteHandler } from "./render/index.ts";
 import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
 import type { ContextDeps } from "./schema/context.ts";
-import { createContext, schema } from "./schema/index.ts";
+import { createContext, publicSchema, schema } from "./schema/index.ts";
 import type { Storage } from "./storage/local.ts";
 
 export function createApp(
@@ -17,8 +17,8 @@ export function createApp(
 ) {
   const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
-  const graphql = createGraphQLHandler(schema);
-  const site = createSiteHandler();
+  const graphql = createGraphQLHandler(publicSchema);
+  const site = createSiteHandler(schema);
 
   return createServerAdapter(async (request: Request) => {
     const { pathname } = new URL(request.url);

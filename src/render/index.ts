@@ -1,14 +1,62 @@
-// The public site of each account, chosen by the Host header. Asset files are served at their URLs;
-// page rendering arrives with the site issue, and until then every other site path is unknown.
+// The public site of each account, chosen by the Host header: asset files at their URLs, and pages
+// rendered from the account's Liquid templates with data from the schema. Pages carry an ETag and answer
+// If-None-Match with 304; a template that fails or runs away answers 500 with a short message.
+import { createHash } from "node:crypto";
+import type { GraphQLSchema } from "graphql";
 import type { Context } from "../schema/index.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
+import { createEngine } from "./engine.ts";
+import { renderNotFound, renderPage } from "./page.ts";
+import { loadSite } from "./site-data.ts";
 
-export function createSiteHandler() {
+const html = (body: string, status: number, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
+
+export function createSiteHandler(schema: GraphQLSchema) {
   return async function handleSite(request: Request, ctx: Context): Promise<Response> {
-    if (new URL(request.url).pathname.startsWith(ASSETS_PREFIX)) return serveAsset(request, ctx);
-    return new Response("Not found\n", {
-      status: 404,
-      headers: { "content-type": "text/plain; charset=utf-8" },
-    });
+    const url = new URL(request.url);
+    if (url.pathname.startsWith(ASSETS_PREFIX)) return serveAsset(request, ctx);
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return html("Method not allowed\n", 405, { allow: "GET, HEAD" });
+
+    const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
+    const site = await loadSite(
+      schema,
+      ctx,
+      decodePath(url.pathname),
+      Number.isFinite(page) && page > 0 ? page : 1,
+    );
+    if (!site) return html("Not found\n", 404);
+    const engine = createEngine(site.templates);
+    const known = new Set(site.templates.map((template) => template.handle));
+    const has = (handle: string) => known.has(handle);
+    let body: string;
+    try {
+      if (!site.page) return html(await renderNotFound(engine, site, url, has), 404);
+      body = await renderPage(engine, site, site.page, url, has);
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          msg: "page render failed",
+          host: site.domain,
+          path: url.pathname,
+          error: String(error),
+        }),
+      );
+      return html("This page could not be rendered.\n", 500);
+    }
+    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+    const headers = { etag, "cache-control": "public, max-age=0, must-revalidate" };
+    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+    return html(request.method === "HEAD" ? "" : body, 200, headers);
   };
+}
+
+function decodePath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }

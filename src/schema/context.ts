@@ -5,6 +5,7 @@ import type { Db, DbProvider } from "../db/client.ts";
 import type { Storage } from "../storage/local.ts";
 import { findViewer, type Viewer } from "./accounts/tokens.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
+import { findSite, type SiteAccount } from "./site/host.ts";
 
 export interface Context {
   db: Db;
@@ -13,6 +14,8 @@ export interface Context {
   /** Largest uploaded file, in bytes; for JSON uploads, the base64 text counts. */
   uploadLimit: number;
   viewer: () => Promise<Viewer | null>;
+  /** The account whose public site the request's Host names (resolved once, lazily). */
+  site: () => Promise<SiteAccount | null>;
   loaders: Loaders;
   /** Files this request's transport staged (multipart uploads): the only ones an upload may commit. */
   stagedUploads: Set<string>;
@@ -27,12 +30,17 @@ export interface ContextDeps {
 
 export function createContext(deps: ContextDeps, request: { headers: Headers }): Context {
   let viewer: Promise<Viewer | null> | undefined;
+  let site: Promise<SiteAccount | null> | undefined;
   const token = bearerToken(request.headers.get("authorization"));
   const context: Context = {
     ...deps,
     viewer: () => {
       viewer ??= token ? findViewer(deps.db, token) : Promise.resolve(null);
       return viewer;
+    },
+    site: () => {
+      site ??= findSite(deps.db, request.headers.get("host"));
+      return site;
     },
     loaders: undefined as unknown as Loaders,
     stagedUploads: new Set(),

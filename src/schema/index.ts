@@ -1,4 +1,5 @@
 // The schema: every module registers its types and operations on the builder when imported.
+import { filterSchema } from "@graphql-tools/utils";
 import { builder } from "./builder.ts";
 import "./scalars.ts";
 import "./collections/queries.ts";
@@ -20,7 +21,15 @@ import "./navigation-items/index.ts";
 import "./forms/index.ts";
 import "./globals/index.ts";
 import "./assets/index.ts";
+import "./site/type.ts";
 
+/** Everything, for in-process use (the site renderer executes `site` against it). */
 export const schema = builder.toSchema({ sortSchema: false });
+
+/** What /graphql serves: everything but the internal `site` view. */
+export const publicSchema = filterSchema({
+  schema,
+  rootFieldFilter: (operation, name) => !(operation === "Query" && name === "site"),
+});
 export type { Context } from "./context.ts";
 export { createContext } from "./context.ts";

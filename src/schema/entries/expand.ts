@@ -14,6 +14,7 @@ export async function expandValues(
   accountId: string,
   fields: FieldDefinition[],
   data: unknown,
+  options: { publishedOnly?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const values = await resolveImages(ctx, accountId, fields, data);
   const loader = ctx.loaders.entries(accountId);
@@ -23,7 +24,9 @@ export async function expandValues(
     const ids = (Array.isArray(stored) ? stored : [stored]).filter(
       (id): id is string => typeof id === "string",
     );
-    const entries = (await loader.loadMany(ids)).filter((entry): entry is ReferencedEntry => isEntry(entry));
+    const entries = (await loader.loadMany(ids)).filter(
+      (entry): entry is ReferencedEntry => isEntry(entry) && (entry.published || !options.publishedOnly),
+    );
     const expanded = await Promise.all(
       entries.map(async (entry) =>
         expandEntry({

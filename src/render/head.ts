@@ -1,0 +1,48 @@
+// `content_for_header`: SEO meta (title, description, canonical URL), schema.org JSON-LD of the
+// collection's `schema_type` (else WebPage), and the CMS stylesheet and script.
+import { CMS_ASSETS } from "./tags.ts";
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+/** JSON inside <script> must not be able to close the element. */
+const safeJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+export interface HeadInput {
+  title: string;
+  description?: string;
+  canonical: string;
+  schemaType: string | null;
+  publishedAt?: unknown;
+}
+
+export function contentForHeader({
+  title,
+  description,
+  canonical,
+  schemaType,
+  publishedAt,
+}: HeadInput): string {
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": schemaType ?? "WebPage",
+    name: title,
+    headline: title,
+    url: canonical,
+    ...(description && { description }),
+    ...(typeof publishedAt === "string" && { datePublished: publishedAt }),
+  };
+  return [
+    `<title>${escapeHtml(title)}</title>`,
+    description ? `<meta name="description" content="${escapeHtml(description)}">` : "",
+    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<script type="application/ld+json">${safeJson(jsonLd)}</script>`,
+    CMS_ASSETS,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}

@@ -1,0 +1,59 @@
+// The renderer's data comes from the schema: one in-process GraphQL execution of `site` per page.
+import { execute, type GraphQLSchema, parse } from "graphql";
+import type { Context } from "../schema/index.ts";
+
+const pageQuery = parse(/* GraphQL */ `
+  query SitePage($path: String!, $page: Int) {
+    site {
+      domain
+      name
+      page(path: $path, page: $page)
+      globals
+      navigations
+      templates
+    }
+  }
+`);
+
+export interface TemplateSource {
+  handle: string;
+  kind: string;
+  html: string;
+}
+
+export interface SitePage {
+  kind: "entry" | "index";
+  template: string;
+  layout: string;
+  collection: { handle: string; name: string; schema_type: string | null };
+  entry?: Record<string, unknown>;
+  entries?: Record<string, unknown>[];
+  pagination?: Record<string, unknown>;
+  path?: string;
+}
+
+export interface SiteData {
+  domain: string;
+  name: string;
+  page: SitePage | null;
+  globals: Record<string, Record<string, unknown>>;
+  navigations: Record<string, unknown[]>;
+  templates: TemplateSource[];
+}
+
+/** The site for the request's Host, or null when no account has that domain. */
+export async function loadSite(
+  schema: GraphQLSchema,
+  ctx: Context,
+  path: string,
+  page: number,
+): Promise<SiteData | null> {
+  const result = await execute({
+    schema,
+    document: pageQuery,
+    contextValue: ctx,
+    variableValues: { path, page },
+  });
+  if (result.errors?.length) throw result.errors[0];
+  return (result.data?.site as SiteData | null) ?? null;
+}

@@ -1,0 +1,82 @@
+// What every page of a site may use besides its entry: globals by handle (with `title`, their name),
+// navigation trees by handle ({title, url, children}, a linked item's url being its entry's current
+// path), and the account's templates for the renderer.
+import type { AccountScope } from "../access.ts";
+import { readFields } from "../blueprints/fields.ts";
+import type { Context } from "../context.ts";
+import { expandValues } from "../entries/expand.ts";
+import { readLinkedEntries } from "../navigation-items/read.ts";
+import { type Forest, forestOf, type ItemRow, type LinkedEntry } from "../navigation-items/tree.ts";
+
+export async function siteGlobals(
+  ctx: Context,
+  scope: AccountScope,
+): Promise<Record<string, Record<string, unknown>>> {
+  const globals = await ctx.db.global.findMany({
+    where: scope,
+    select: { handle: true, name: true, data: true, blueprint: { select: { fields: true } } },
+  });
+  const entries = await Promise.all(
+    globals.map(async (global) => {
+      const values = await expandValues(
+        ctx,
+        scope.accountId,
+        readFields(global.blueprint.fields),
+        global.data,
+        {
+          publishedOnly: true,
+        },
+      );
+      return [global.handle, { ...values, title: global.name }] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+export interface MenuItem {
+  title: string;
+  url: string | null;
+  children: MenuItem[];
+}
+
+export async function siteNavigations(
+  ctx: Context,
+  scope: AccountScope,
+): Promise<Record<string, MenuItem[]>> {
+  const [navigations, items] = await Promise.all([
+    ctx.db.navigation.findMany({ where: scope, select: { id: true, handle: true } }),
+    ctx.db.navigationItem.findMany({
+      where: scope,
+      select: {
+        id: true,
+        navigationId: true,
+        parentId: true,
+        title: true,
+        url: true,
+        entryId: true,
+        priority: true,
+        createdAt: true,
+        updatedAt: true,
+      },
+    }),
+  ]);
+  const linked = await readLinkedEntries(ctx.db, scope, items);
+  return Object.fromEntries(
+    navigations.map((navigation) => {
+      const forest = forestOf(items.filter((item) => item.navigationId === navigation.id));
+      return [navigation.handle, menu(forest, null, linked)];
+    }),
+  );
+}
+
+function menu(forest: Forest, parentId: string | null, linked: Map<string, LinkedEntry>): MenuItem[] {
+  return (forest.get(parentId) ?? []).map((row: ItemRow) => ({
+    title: row.title,
+    url: row.entryId ? (linked.get(row.entryId)?.contentPath ?? null) : row.url,
+    children: menu(forest, row.id, linked),
+  }));
+}
+
+export async function siteTemplates(ctx: Context, scope: AccountScope) {
+  return ctx.db.template.findMany({ where: scope, select: { handle: true, kind: true, html: true } });
+}

@@ -1,0 +1,92 @@
+// Entries as a site page sees them: the entry's values at the top level next to its own fields,
+// entity fields expanded to published entries only.
+import type { Prisma } from "../../generated/sqlite/client.ts";
+import type { AccountScope } from "../access.ts";
+import { readFields } from "../blueprints/fields.ts";
+import type { Context } from "../context.ts";
+import { expandValues } from "../entries/expand.ts";
+import { visible } from "./scope.ts";
+
+export const siteEntrySelect = {
+  id: true,
+  title: true,
+  handle: true,
+  publishedAt: true,
+  position: true,
+  contentPath: true,
+  createdAt: true,
+  updatedAt: true,
+  templateHandle: true,
+  layoutHandle: true,
+  data: true,
+  collection: {
+    select: { handle: true, name: true, templateHandle: true, layoutHandle: true, schemaType: true },
+  },
+  blueprint: { select: { fields: true } },
+} satisfies Prisma.EntrySelect;
+
+type SiteEntryRow = Prisma.EntryGetPayload<{ select: typeof siteEntrySelect }>;
+
+export type EntryDrop = Record<string, unknown>;
+
+export async function entryDrop(ctx: Context, scope: AccountScope, row: SiteEntryRow): Promise<EntryDrop> {
+  const values = await expandValues(ctx, scope.accountId, readFields(row.blueprint.fields), row.data, {
+    publishedOnly: true,
+  });
+  return {
+    ...values,
+    id: row.id,
+    title: row.title,
+    handle: row.handle,
+    published_at: row.publishedAt?.toISOString() ?? null,
+    position: row.position,
+    content_path: row.contentPath,
+    collection_handle: row.collection.handle,
+    template_handle: row.templateHandle,
+    layout_handle: row.layoutHandle,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export interface EntryPage {
+  kind: "entry";
+  /** decisions.md: the entry's override, else the collection's, else `index`; layouts likewise, else `theme`. */
+  template: string;
+  layout: string;
+  collection: { handle: string; name: string; schema_type: string | null };
+  entry: EntryDrop;
+}
+
+/** The page of the published entry at `path`, or null. */
+export async function entryPageAt(
+  ctx: Context,
+  scope: AccountScope,
+  path: string,
+): Promise<EntryPage | null> {
+  const row = await ctx.db.entry.findFirst({
+    where: { ...scope, ...visible, contentPath: path },
+    orderBy: { createdAt: "asc" },
+    select: siteEntrySelect,
+  });
+  if (!row) return null;
+  const { collection } = row;
+  return {
+    kind: "entry",
+    template: row.templateHandle ?? collection.templateHandle ?? "index",
+    layout: row.layoutHandle ?? collection.layoutHandle ?? "theme",
+    collection: { handle: collection.handle, name: collection.name, schema_type: collection.schemaType },
+    entry: await entryDrop(ctx, scope, row),
+  };
+}
+
+/** Site order (content-api.md): position ascending, then the collection's `orderable` tiebreak. */
+export function siteOrder(orderable: string): Prisma.EntryOrderByWithRelationInput[] {
+  const tiebreak: Prisma.EntryOrderByWithRelationInput =
+    orderable === "ascending"
+      ? { publishedAt: "asc" }
+      : orderable === "descending"
+        ? { publishedAt: "desc" }
+        : { createdAt: "desc" };
+  return [{ position: "asc" }, tiebreak, { id: "asc" }];
+}

@@ -1,0 +1,57 @@
+// `site`: the public site named by the request's Host, read-only and published-only. It serves the
+// renderer, which executes it in-process; it is not part of the public /graphql schema.
+import { builder } from "../builder.ts";
+import { siteGlobals, siteNavigations, siteTemplates } from "./context-data.ts";
+import { entryPageAt } from "./entries.ts";
+import { indexAt } from "./index-page.ts";
+
+interface SiteRoot {
+  id: string;
+  name: string;
+  domain: string;
+}
+
+const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
+  fields: (t) => ({
+    domain: t.exposeString("domain"),
+    name: t.exposeString("name"),
+    page: t.field({
+      type: "JSON",
+      nullable: true,
+      description:
+        "What `path` shows: {kind: entry, template, layout, collection, entry} for a published entry, " +
+        "{kind: index, template, layout, collection, path, entries, pagination} for an index page, else null.",
+      args: { path: t.arg.string({ required: true }), page: t.arg.int({ defaultValue: 1 }) },
+      resolve: async (site, args, ctx) => {
+        const scope = { accountId: site.id };
+        const entry = await entryPageAt(ctx, scope, args.path);
+        if (entry) return entry;
+        // Index pages answer at their path (`?page=N`) and at `<index path>/page/N`.
+        const paged = /^(.*)\/page\/(\d{1,6})\/?$/.exec(args.path);
+        if (paged) return indexAt(ctx, scope, paged[1] || "/", Math.max(1, Number(paged[2])));
+        return indexAt(ctx, scope, args.path, Math.max(1, args.page ?? 1));
+      },
+    }),
+    globals: t.field({
+      type: "JSON",
+      resolve: (site, _args, ctx) => siteGlobals(ctx, { accountId: site.id }),
+    }),
+    navigations: t.field({
+      type: "JSON",
+      resolve: (site, _args, ctx) => siteNavigations(ctx, { accountId: site.id }),
+    }),
+    templates: t.field({
+      type: "JSON",
+      resolve: (site, _args, ctx) => siteTemplates(ctx, { accountId: site.id }),
+    }),
+  }),
+});
+
+builder.queryField("site", (t) =>
+  t.field({
+    type: SiteRef,
+    nullable: true,
+    description: "The site of the account whose domain is the request's Host.",
+    resolve: (_root, _args, ctx) => ctx.site(),
+  }),
+);

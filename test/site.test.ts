@@ -1,0 +1,251 @@
+// The public site over HTTP: a small blog theme (test/fixtures/blog-theme) set up through the REST API and
+// rendered by Host, on the embedded database and on PostgreSQL.
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, api } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteGet } from "./helpers/site.ts";
+
+const themeDir = new URL("./fixtures/blog-theme/", import.meta.url);
+const kinds: Record<string, string> = { theme: "layout", byline: "partial" };
+
+let server: TestServer;
+let acme: TestAccount;
+let client: Api;
+let other: Api;
+const page = (path: string, headers?: Record<string, string>) => siteGet(server, path, acme.domain, headers);
+
+beforeAll(async () => {
+  server = await startServer();
+  [acme, other] = await Promise.all([
+    createAccount(server, "Acme"),
+    createAccount(server, "Other").then((a) => api(server, a)),
+  ]).then(([a, o]) => [a, o] as [TestAccount, Api]);
+  client = api(server, acme);
+  for (const file of readdirSync(themeDir)) {
+    const handle = file.replace(/\.liquid$/, "");
+    const html = readFileSync(new URL(file, themeDir), "utf8");
+    await expectCreated(
+      client.post("/templates", {
+        template: { handle, title: handle, kind: kinds[handle] ?? "template", html },
+      }),
+    );
+  }
+  await expectCreated(
+    client.post("/collections", {
+      name: "Posts",
+      handle: "post",
+      routing: "blog/:handle",
+      template_handle: "post",
+      index_routing: "blog",
+      index_template_handle: "blog-index",
+      index_per_page: 2,
+      schema_type: "BlogPosting",
+      blueprint: {
+        fields: [
+          { handle: "body", type: "rich_text" },
+          { handle: "rating", type: "number" },
+          { handle: "author", type: "entity", options: { collection: "pages" } },
+        ],
+      },
+    }),
+  );
+  await expectCreated(
+    client.post("/collections", {
+      name: "Pages",
+      handle: "pages",
+      routing: ":handle",
+      root_routing: true,
+      template_handle: "page",
+      blueprint: { fields: [{ handle: "body", type: "rich_text" }] },
+    }),
+  );
+  await expectCreated(
+    client.post("/collections/pages/entries", { handle: "index", title: "Home", body: "<p>Welcome</p>" }),
+  );
+  await expectCreated(client.post("/collections/pages/entries", { handle: "jane", title: "Jane Doe" }));
+  await expectCreated(
+    client.post("/collections/pages/entries", { handle: "secret", title: "Secret", published: false }),
+  );
+  for (const n of [1, 2, 3]) {
+    await expectCreated(
+      client.post("/collections/post/entries", {
+        handle: `p${n}`,
+        title: `Post ${n}`,
+        body: `<p>Body ${n}</p>`,
+        rating: n,
+        position: n,
+        ...(n === 1 && { author: "jane" }),
+        ...(n === 2 && { author: "secret" }),
+      }),
+    );
+  }
+  await expectCreated(
+    client.post("/collections/post/entries", { handle: "draft", title: "Draft", published: false }),
+  );
+  await expectCreated(
+    client.post("/globals", {
+      name: "Footer",
+      handle: "footer",
+      fields: [{ handle: "copyright", type: "text" }],
+      copyright: "(c) Acme",
+    }),
+  );
+  await expectCreated(client.post("/navigations", { title: "Main", handle: "main" }));
+  const first = await expectCreated(
+    client.post("/navigations/main/items", { title: "First", collection_handle: "post", entry_handle: "p1" }),
+  );
+  await expectCreated(
+    client.post("/navigations/main/items", { title: "Docs", url: "https://docs.test/", parent_id: first.id }),
+  );
+});
+afterAll(() => server?.stop());
+
+describe("entry pages", () => {
+  it("renders the entry's template inside the theme layout with its fields, globals, navigation and a partial", async () => {
+    const response = await page("/blog/p1");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    const html = response.text;
+    expect(html).toContain("<h1>Post 1</h1>");
+    expect(html).toContain('<div class="body"><p>Body 1</p></div>');
+    expect(html).toContain('<p class="meta">p1 rated 1 at /blog/p1</p>');
+    expect(html).toContain('<p class="author">Jane Doe</p>');
+    // The partial sees only what is passed to it.
+    expect(html).toContain('<small class="byline">by Post 1</small>');
+    expect(html).toContain('<a href="/blog/p1">First</a><a class="child" href="https://docs.test/">Docs</a>');
+    expect(html).toContain("<footer>(c) Acme · Footer</footer>");
+  });
+
+  it("puts SEO meta, the canonical URL, JSON-LD of the schema type and the CMS assets in content_for_header", async () => {
+    const { text } = await page("/blog/p1");
+    expect(text).toContain("<title>Post 1 | Acme</title>");
+    expect(text).toContain(`<link rel="canonical" href="http://${acme.domain}/blog/p1">`);
+    const jsonLd = JSON.parse(
+      /<script type="application\/ld\+json">(.*?)<\/script>/.exec(text)?.[1] ?? "null",
+    );
+    expect(jsonLd).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "BlogPosting",
+      headline: "Post 1 | Acme",
+    });
+    expect(text).toContain('<link rel="stylesheet" href="/cms/cms.css">');
+    expect(text).toContain('<script src="/cms/cms.js" defer></script>');
+  });
+
+  it("never shows an unpublished entry, nor one referenced by a published entry", async () => {
+    expect((await page("/blog/draft")).status).toBe(404);
+    expect((await page("/secret")).status).toBe(404);
+    const p2 = await page("/blog/p2");
+    expect(p2.status).toBe(200);
+    expect(p2.text).not.toContain("Secret");
+    expect(p2.text).not.toContain('class="author"');
+  });
+
+  it("serves the root entry of the root_routing collection at /", async () => {
+    const home = await page("/");
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('<section class="page"><h1>Home</h1><p>Welcome</p></section>');
+    expect(home.text).toContain('"@type":"WebPage"');
+  });
+});
+
+describe("index pages", () => {
+  it("lists published entries in site order, index_per_page a page, with pagination", async () => {
+    const first = await page("/blog");
+    expect(first.status).toBe(200);
+    expect(first.text).toContain(
+      '<ul class="posts"><li><a href="/blog/p1">Post 1</a></li><li><a href="/blog/p2">Post 2</a></li></ul>',
+    );
+    expect(first.text).toContain('<p class="pages">1/2 of 3 prev= next=/blog/page/2</p>');
+    const second = await page("/blog/page/2");
+    expect(second.text).toContain('<ul class="posts"><li><a href="/blog/p3">Post 3</a></li></ul>');
+    expect(second.text).toContain('<p class="pages">2/2 of 3 prev=/blog next=</p>');
+    expect((await page("/blog?page=2")).text).toContain("2/2 of 3");
+    expect((await page("/blog/page/3")).status).toBe(404);
+  });
+});
+
+describe("not found, hosts and caching", () => {
+  it("renders the 404 template inside the theme for unknown paths, and a plain 404 for unknown hosts", async () => {
+    const missing = await page("/nowhere");
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('<h1 class="not-found">Nothing at /nowhere</h1>');
+    expect(missing.text).toContain("<footer>(c) Acme · Footer</footer>");
+    const unknown = await siteGet(server, "/blog/p1", "unknown.test");
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).not.toContain("Post 1");
+  });
+
+  it("ignores the port in the Host header", async () => {
+    expect((await siteGet(server, "/blog/p1", `${acme.domain}:8080`)).text).toContain("<h1>Post 1</h1>");
+  });
+
+  it("answers If-None-Match with 304 and changes the ETag when the content changes", async () => {
+    const first = await page("/blog/p3");
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"/);
+    const again = await page("/blog/p3", { "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    await client.patch("/collections/post/entries/p3", { body: "<p>Changed</p>" });
+    const changed = await page("/blog/p3", { "if-none-match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain("<p>Changed</p>");
+  });
+});
+
+describe("isolation and limits", () => {
+  it("keeps the internal site view out of the public GraphQL schema", async () => {
+    const response = await client.raw("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", host: acme.domain },
+      body: JSON.stringify({ query: "{ site { domain templates } }" }),
+    });
+    expect(response.body.errors?.[0]?.message).toMatch(/Cannot query field "site"/);
+    expect(response.text).not.toContain("content_for_layout");
+  });
+
+  it("never renders another account's templates", async () => {
+    await expectCreated(
+      other.post("/templates", { template: { handle: "stolen", kind: "partial", html: "OTHER ACCOUNT" } }),
+    );
+    await client.post("/templates", { template: { handle: "thief", html: "{% render 'stolen' %}" } });
+    await client.post("/collections", {
+      name: "Thief",
+      handle: "thief",
+      routing: "thief/:handle",
+      template_handle: "thief",
+      blueprint: { fields: [] },
+    });
+    await client.post("/collections/thief/entries", { handle: "t", title: "T" });
+    const response = await page("/thief/t");
+    expect(response.text).not.toContain("OTHER ACCOUNT");
+    expect(response.status).toBe(500);
+  });
+
+  it("stops a runaway template with a short 500 and keeps serving", async () => {
+    await client.post("/templates", {
+      template: {
+        handle: "runaway",
+        html: "{% for a in (1..100000) %}{% for b in (1..100000) %}{{ a }}{% endfor %}{% endfor %}",
+      },
+    });
+    await client.post("/collections", {
+      name: "Runaway",
+      handle: "runaway",
+      routing: "run/:handle",
+      template_handle: "runaway",
+      blueprint: { fields: [] },
+    });
+    await client.post("/collections/runaway/entries", { handle: "r", title: "R" });
+    const started = Date.now();
+    const response = await page("/run/r");
+    expect(response.status).toBe(500);
+    expect(response.text).toBe("This page could not be rendered.\n");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await page("/blog/p1")).status).toBe(200);
+  });
+});
