@@ -4,6 +4,11 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
+import {
+  expectErrorBody as expectDocumentedErrorBody,
+  expectNoInternals,
+  ISO,
+} from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -12,33 +17,13 @@ let account: TestAccount;
 let client: Api;
 let pagesClient: Api;
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
-
 /** Every error answer this file sees, checked once more at the end for leaked internals. */
 const errorAnswers: Array<{ label: string; response: ApiResponse }> = [];
 
-function expectNoInternals(text: string, label = "") {
-  expect(text, label).not.toMatch(/(^|\n|\\n)\s*at\s/);
-  expect(text, label).not.toMatch(/\bat\s+[\w.<>]+\s+\([^)]*:\d+:\d+\)/);
-  expect(text, label).not.toMatch(/\.(ts|js|mjs|cjs):\d+/);
-  expect(text, label).not.toMatch(
-    /node_modules|PrismaClient|prisma\.\w+\.\w+\(|SQLITE_|duplicate key value/i,
-  );
-}
-
+/** The shared error-body assertion, remembering the answer for the final sweep. */
 function expectErrorBody(response: ApiResponse, status: number, label = "") {
   errorAnswers.push({ label, response });
-  expect(response.status, `${label} ${status} expected, got ${response.status}: ${response.text}`).toBe(
-    status,
-  );
-  expect(response.headers.get("content-type") ?? "", label).toMatch(/application\/json/);
-  expect(typeof response.body?.error, label).toBe("string");
-  expect(Array.isArray(response.body?.details), label).toBe(true);
-  for (const detail of response.body.details) {
-    expect(typeof detail.path, label).toBe("string");
-    expect(typeof detail.message, label).toBe("string");
-  }
-  expectNoInternals(response.text, label);
+  expectDocumentedErrorBody(response, status, label);
 }
 
 function paths(response: ApiResponse): string[] {
@@ -56,7 +41,7 @@ function rawJson(method: string, path: string, body: BodyInit, headers: Record<s
 function expectTimestamps(record: Record<string, unknown>, label: string) {
   for (const key of ["created_at", "updated_at"]) {
     expect(typeof record[key], `${label}.${key}`).toBe("string");
-    expect(record[key], `${label}.${key}`).toMatch(ISO_8601);
+    expect(record[key], `${label}.${key}`).toMatch(ISO);
     expect(Number.isNaN(Date.parse(record[key] as string)), `${label}.${key}`).toBe(false);
   }
 }
@@ -541,7 +526,7 @@ describe("representation", () => {
       published_at: "2024-03-05T10:20:30+02:00",
     });
     expect(entry.status, entry.text).toBe(201);
-    expect(entry.body.published_at).toMatch(ISO_8601);
+    expect(entry.body.published_at).toMatch(ISO);
     expect(Date.parse(entry.body.published_at)).toBe(Date.parse("2024-03-05T08:20:30Z"));
     expect(Date.parse(entry.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(entry.body.created_at));
   });
