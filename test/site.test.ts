@@ -168,6 +168,33 @@ describe("index pages", () => {
   });
 });
 
+describe("crawlers and CMS assets", () => {
+  it("lists published sitemap entries and index pages in /sitemap.xml, which /robots.txt names", async () => {
+    const robots = await page("/robots.txt");
+    expect(robots.status).toBe(200);
+    expect(robots.text).toContain(`Sitemap: http://${acme.domain}/sitemap.xml`);
+    const map = await page("/sitemap.xml");
+    expect(map.status).toBe(200);
+    expect(map.headers["content-type"]).toMatch(/^application\/xml/);
+    const locs = [...map.text.matchAll(/<loc>(.*?)<\/loc>/g)].map((match) => match[1]);
+    const origin = `http://${acme.domain}`;
+    expect(locs).toEqual(
+      expect.arrayContaining([`${origin}/blog`, `${origin}/blog/p1`, `${origin}/`, `${origin}/jane`]),
+    );
+    expect(locs).not.toContain(`${origin}/blog/draft`);
+    expect(locs).not.toContain(`${origin}/secret`);
+  });
+
+  it("serves the CMS stylesheet and script", async () => {
+    const css = await page("/cms/cms.css");
+    expect(css.headers["content-type"]).toMatch(/^text\/css/);
+    expect(css.text).toContain(".cms-hp");
+    const js = await page("/cms/cms.js");
+    expect(js.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(js.text).toContain("data-cms-loading");
+  });
+});
+
 describe("not found, hosts and caching", () => {
   it("renders the 404 template inside the theme for unknown paths, and a plain 404 for unknown hosts", async () => {
     const missing = await page("/nowhere");

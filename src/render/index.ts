@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import type { GraphQLSchema } from "graphql";
 import type { Context } from "../schema/index.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
+import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
 import { createEngine } from "./engine.ts";
 import { renderNotFound, renderPage } from "./page.ts";
 import { loadSite } from "./site-data.ts";
@@ -18,6 +19,8 @@ export function createSiteHandler(schema: GraphQLSchema) {
     if (url.pathname.startsWith(ASSETS_PREFIX)) return serveAsset(request, ctx);
     if (request.method !== "GET" && request.method !== "HEAD")
       return html("Method not allowed\n", 405, { allow: "GET, HEAD" });
+    const own = cmsStatic(url.pathname);
+    if (own) return own;
 
     const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
     const site = await loadSite(
@@ -27,6 +30,9 @@ export function createSiteHandler(schema: GraphQLSchema) {
       Number.isFinite(page) && page > 0 ? page : 1,
     );
     if (!site) return html("Not found\n", 404);
+    if (url.pathname === "/robots.txt") return robots(url.origin);
+    if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
+    if (site.feed) return rss(url.origin, site.feed);
     const engine = createEngine(site.templates);
     const known = new Set(site.templates.map((template) => template.handle));
     const has = (handle: string) => known.has(handle);

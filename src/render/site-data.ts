@@ -3,11 +3,13 @@ import { execute, type GraphQLSchema, parse } from "graphql";
 import type { Context } from "../schema/index.ts";
 
 const pageQuery = parse(/* GraphQL */ `
-  query SitePage($path: String!, $page: Int) {
+  query SitePage($path: String!, $page: Int, $sitemap: Boolean!) {
     site {
       domain
       name
       page(path: $path, page: $page)
+      feed(path: $path)
+      sitemap @include(if: $sitemap)
       globals
       navigations
       templates
@@ -32,10 +34,19 @@ export interface SitePage {
   path?: string;
 }
 
+export interface Feed {
+  title: string;
+  description: string;
+  path: string;
+  items: { id: string; title: string; path: string; published_at: string }[];
+}
+
 export interface SiteData {
   domain: string;
   name: string;
   page: SitePage | null;
+  feed: Feed | null;
+  sitemap?: { path: string; updated_at: string }[];
   globals: Record<string, Record<string, unknown>>;
   navigations: Record<string, unknown[]>;
   templates: TemplateSource[];
@@ -52,7 +63,7 @@ export async function loadSite(
     schema,
     document: pageQuery,
     contextValue: ctx,
-    variableValues: { path, page },
+    variableValues: { path, page, sitemap: path === "/sitemap.xml" },
   });
   if (result.errors?.length) throw result.errors[0];
   return (result.data?.site as SiteData | null) ?? null;

@@ -4,6 +4,7 @@ import { builder } from "../builder.ts";
 import { siteGlobals, siteNavigations, siteTemplates } from "./context-data.ts";
 import { entryPageAt } from "./entries.ts";
 import { indexAt } from "./index-page.ts";
+import { feedAt, sitemapUrls } from "./sitemap.ts";
 
 interface SiteRoot {
   id: string;
@@ -39,6 +40,18 @@ const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
     navigations: t.field({
       type: "JSON",
       resolve: (site, _args, ctx) => siteNavigations(ctx, { accountId: site.id }),
+    }),
+    sitemap: t.field({
+      type: "JSON",
+      description: "[{path, updated_at}] of published sitemap entries and index pages.",
+      resolve: (site, _args, ctx) => sitemapUrls(ctx, { accountId: site.id }),
+    }),
+    feed: t.field({
+      type: "JSON",
+      nullable: true,
+      description: "The RSS feed of the feed-enabled collection whose feed_path is `path`.",
+      args: { path: t.arg.string({ required: true }) },
+      resolve: (site, args, ctx) => feedAt(ctx, { accountId: site.id }, args.path),
     }),
     templates: t.field({
       type: "JSON",
