@@ -6,10 +6,8 @@ import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { log, withRequestLog } from "./request-log.ts";
 import { createLocalStorage } from "./storage/local.ts";
-
-const log = (fields: Record<string, unknown>) =>
-  console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
 
 const config = loadConfig();
 const database = await openDatabase(config);
@@ -18,7 +16,20 @@ if (applied.length > 0) log({ level: "info", msg: "migrations applied", migratio
 
 const storage = await createLocalStorage(join(config.dataDir, "assets"));
 
-const server = createServer(createApp(database, storage, config));
+const app = createApp(database, storage, config);
+let shuttingDown = false;
+const server = createServer(
+  withRequestLog((request, response) => {
+    // Requests still arriving on kept-alive connections during shutdown are answered, then the
+    // connection closes.
+    if (shuttingDown) response.setHeader("connection", "close");
+    // A request that was in flight when shutdown began leaves its kept-alive connection idle: close it.
+    response.once("finish", () => {
+      if (shuttingDown) setImmediate(() => server.closeIdleConnections());
+    });
+    app(request, response);
+  }),
+);
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -31,7 +42,10 @@ server.listen(config.port, config.host, () => {
   });
 });
 
+/** Stops accepting connections, lets in-flight requests finish (for up to 10 s), then exits 0. */
 function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
   log({ level: "info", msg: "shutting down", signal });
   server.close(async () => {
     await database.db.$disconnect();

@@ -12,6 +12,10 @@ export interface TestServer {
   env: NodeJS.ProcessEnv;
   /** Lines the server printed, for assertions on logs. */
   output: string[];
+  /** The server process, for signals. */
+  child: ChildProcess;
+  /** Its exit code, once it exits. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -61,8 +65,12 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Tes
   const output: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 30_000);
-    const onLine = (chunk: Buffer) => {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) {
+    // Whole lines only: a chunk may end inside a line, kept until the rest arrives.
+    const pending = { stdout: "", stderr: "" };
+    const onChunk = (stream: keyof typeof pending) => (chunk: Buffer) => {
+      const lines = (pending[stream] + chunk.toString()).split("\n");
+      pending[stream] = lines.pop() ?? "";
+      for (const line of lines.filter(Boolean)) {
         output.push(line);
         const port = /"msg":"listening".*"port":(\d+)/.exec(line)?.[1];
         if (port) {
@@ -71,14 +79,20 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Tes
         }
       }
     };
-    child.stdout?.on("data", onLine);
-    child.stderr?.on("data", onLine);
+    child.stdout?.on("data", onChunk("stdout"));
+    child.stderr?.on("data", onChunk("stderr"));
     child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output.join("\n")}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.on("exit", (code) => resolve(code));
   });
   return {
     url,
     env,
     output,
+    child,
+    exited,
     async stop() {
       await stopProcess(child);
       await database.drop();
