@@ -17,6 +17,36 @@ let client: Api;
 let other: Api;
 const page = (path: string, headers?: Record<string, string>) => siteGet(server, path, acme.domain, headers);
 
+/** A form post to the site, as a browser (or a script, with Accept: application/json) sends it. */
+async function post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  const { request } = await import("node:http");
+  const body = new URLSearchParams(form).toString();
+  const { port } = new URL(server.url);
+  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+    (resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path,
+          method: "POST",
+          headers: { host: acme.domain, "content-type": "application/x-www-form-urlencoded", ...headers },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    },
+  );
+}
+
+const messages = async () =>
+  (await client.get("/collections/messages/entries")).body.data as Record<string, unknown>[];
+
 beforeAll(async () => {
   server = await startServer();
   [acme, other] = await Promise.all([
@@ -93,6 +123,39 @@ beforeAll(async () => {
       copyright: "(c) Acme",
     }),
   );
+  await expectCreated(
+    client.post("/collections", {
+      name: "Messages",
+      handle: "messages",
+      routing: "messages/:handle",
+      blueprint: {
+        fields: [
+          { handle: "name", type: "text", options: { required: true } },
+          { handle: "email", type: "text", options: { required: true } },
+          { handle: "message", type: "text" },
+        ],
+      },
+    }),
+  );
+  await expectCreated(
+    client.post("/forms", {
+      title: "Contact",
+      handle: "contact",
+      collection_handle: "messages",
+      blueprint_handle: "messages",
+      redirect_url: "/thanks",
+      success_message: "Thanks!",
+      honeypot_enabled: true,
+      spam_check_enabled: true,
+    }),
+  );
+  await expectCreated(
+    client.post("/collections/pages/entries", {
+      handle: "contact",
+      title: "Contact us",
+      template_handle: "contact",
+    }),
+  );
   await expectCreated(client.post("/navigations", { title: "Main", handle: "main" }));
   const first = await expectCreated(
     client.post("/navigations/main/items", { title: "First", collection_handle: "post", entry_handle: "p1" }),
@@ -165,6 +228,94 @@ describe("index pages", () => {
     expect(second.text).toContain('<p class="pages">2/2 of 3 prev=/blog next=</p>');
     expect((await page("/blog?page=2")).text).toContain("2/2 of 3");
     expect((await page("/blog/page/3")).status).toBe(404);
+  });
+});
+
+describe("forms on the site", () => {
+  it("renders form_for with the action, hidden inputs, the honeypot and form.fields", async () => {
+    const { text } = await page("/contact");
+    expect(text).toContain(
+      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact" id="contact-form">',
+    );
+    expect(text).toContain('<input type="hidden" name="redirect_url" value="/thanks">');
+    expect(text).toContain('<input type="hidden" name="success_message" value="Thanks!">');
+    expect(text).toContain('name="website"');
+    expect(text).toContain('<label>Name<input name="fields[name]" type="text" required></label>');
+    expect(text).toContain('<label>Message<input name="fields[message]" type="text"></label>');
+    expect(text).toContain("</form>");
+  });
+
+  it("stores a submission as an unpublished entry and redirects (303) to a same-site path only", async () => {
+    const response = await post("/cms/contact/submit", {
+      "fields[name]": "Ann",
+      "fields[email]": "ann@example.test",
+      message: "Hello there",
+      redirect_url: "https://evil.test/",
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toBe("/thanks");
+    const [stored] = await messages();
+    expect(stored).toMatchObject({
+      published: false,
+      name: "Ann",
+      email: "ann@example.test",
+      message: "Hello there",
+    });
+    expect(stored?.handle).toMatch(/^entry_\d{10}_[0-9a-f]{8}$/);
+    expect(stored?.title).toMatch(/^Contact - [A-Z][a-z]+ \d{2}, \d{4} at \d{2}:\d{2} (AM|PM)$/);
+    const ownRedirect = await post("/forms/contact/submit", {
+      "fields[name]": "Bo",
+      "fields[email]": "b@x.test",
+      redirect_url: "/after",
+    });
+    expect(ownRedirect.headers.location).toBe("/after");
+  });
+
+  it("answers JSON clients with {ok, message} and refuses missing required fields without saving", async () => {
+    const before = (await messages()).length;
+    const ok = await post(
+      "/cms/contact/submit",
+      { "fields[name]": "Cy", "fields[email]": "c@x.test" },
+      { accept: "application/json" },
+    );
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.text)).toEqual({ ok: true, message: "Thanks!" });
+    const missing = await post(
+      "/cms/contact/submit",
+      { "fields[name]": "Dee" },
+      { accept: "application/json" },
+    );
+    expect(missing.status).toBe(422);
+    expect(JSON.parse(missing.text)).toEqual({
+      error: "Validation failed",
+      details: [{ path: "email", message: "is required" }],
+    });
+    const page422 = await post("/cms/contact/submit", { "fields[name]": "Dee" });
+    expect(page422.status).toBe(422);
+    expect(page422.text).toContain("<li>email: is required</li>");
+    expect((await messages()).length).toBe(before + 1);
+  });
+
+  it("drops honeypot and spam submissions silently, and 404s unknown forms", async () => {
+    const before = (await messages()).length;
+    const bot = await post("/cms/contact/submit", {
+      "fields[name]": "Bot",
+      "fields[email]": "b@x.test",
+      website: "http://spam.test",
+    });
+    expect(bot.status).toBe(303);
+    const spam = await post(
+      "/cms/contact/submit",
+      {
+        "fields[name]": "Spam",
+        "fields[email]": "s@x.test",
+        "fields[message]": "cheap viagra at http://a.test http://b.test",
+      },
+      { accept: "application/json" },
+    );
+    expect(JSON.parse(spam.text)).toEqual({ ok: true, message: "Thanks!" });
+    expect((await messages()).length).toBe(before);
+    expect((await post("/cms/nope/submit", { a: "b" }, { accept: "application/json" })).status).toBe(404);
   });
 });
 

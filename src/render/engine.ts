@@ -2,12 +2,12 @@
 // (never the server's files, never another account's), and parse, render-time and memory limits stop a
 // runaway template.
 import { Liquid } from "liquidjs";
-import type { TemplateSource } from "./site-data.ts";
+import type { SiteForm, TemplateSource } from "./site-data.ts";
 import { registerCmsTags } from "./tags.ts";
 
 export const RENDER_LIMIT_MS = 2_000;
 
-export function createEngine(templates: TemplateSource[]): Liquid {
+export function createEngine(templates: TemplateSource[], forms: Record<string, SiteForm>): Liquid {
   const byHandle = new Map(templates.map((template) => [template.handle, template.html]));
   const read = (handle: string) => {
     const html = byHandle.get(handle);
@@ -34,6 +34,6 @@ export function createEngine(templates: TemplateSource[]): Liquid {
       contains: async () => true,
     },
   });
-  registerCmsTags(engine);
+  registerCmsTags(engine, forms);
   return engine;
 }

@@ -9,6 +9,7 @@ import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
 import { createEngine } from "./engine.ts";
 import { renderNotFound, renderPage } from "./page.ts";
 import { loadSite } from "./site-data.ts";
+import { handleSubmit, SUBMIT_PATH } from "./submit.ts";
 
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
@@ -17,6 +18,9 @@ export function createSiteHandler(schema: GraphQLSchema) {
   return async function handleSite(request: Request, ctx: Context): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname.startsWith(ASSETS_PREFIX)) return serveAsset(request, ctx);
+    const submission = SUBMIT_PATH.exec(url.pathname);
+    if (submission?.[1] && request.method === "POST")
+      return handleSubmit(schema, request, ctx, submission[1]);
     if (request.method !== "GET" && request.method !== "HEAD")
       return html("Method not allowed\n", 405, { allow: "GET, HEAD" });
     const own = cmsStatic(url.pathname);
@@ -33,7 +37,7 @@ export function createSiteHandler(schema: GraphQLSchema) {
     if (url.pathname === "/robots.txt") return robots(url.origin);
     if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
     if (site.feed) return rss(url.origin, site.feed);
-    const engine = createEngine(site.templates);
+    const engine = createEngine(site.templates, site.forms);
     const known = new Set(site.templates.map((template) => template.handle));
     const has = (handle: string) => known.has(handle);
     let body: string;

@@ -13,6 +13,7 @@ const pageQuery = parse(/* GraphQL */ `
       globals
       navigations
       templates
+      forms
     }
   }
 `);
@@ -50,6 +51,16 @@ export interface SiteData {
   globals: Record<string, Record<string, unknown>>;
   navigations: Record<string, unknown[]>;
   templates: TemplateSource[];
+  forms: Record<string, SiteForm>;
+}
+
+export interface SiteForm {
+  handle: string;
+  title: string;
+  fields: Record<string, unknown>[];
+  honeypot_enabled: boolean;
+  redirect_url: string | null;
+  success_message: string | null;
 }
 
 /** The site for the request's Host, or null when no account has that domain. */

@@ -1,7 +1,9 @@
-// The CMS's own tags and filters in templates. `cms_scripts` outputs the CMS stylesheet and script;
-// `form_for`, `query` and `paginate` render their body (their full behaviour comes with forms and queries
-// on the site), so that themes using them render rather than fail.
+// The CMS's own tags and filters in templates. `cms_scripts` outputs the CMS stylesheet and script,
+// `form_for` a CMS form (form-for.ts); `query` and `paginate` render their body for now (their own
+// behaviour is still to come), so that themes using them render rather than fail.
 import { type Liquid, type Parser, Tag, type TagToken, type Template, type TopLevelToken } from "liquidjs";
+import { formForTag } from "./form-for.ts";
+import type { SiteForm } from "./site-data.ts";
 
 export const CMS_ASSETS =
   '<link rel="stylesheet" href="/cms/cms.css">\n<script src="/cms/cms.js" defer></script>';
@@ -30,8 +32,9 @@ function blockTag(name: string) {
   };
 }
 
-export function registerCmsTags(engine: Liquid): void {
-  for (const name of ["form_for", "query", "paginate"]) engine.registerTag(name, blockTag(name));
+export function registerCmsTags(engine: Liquid, forms: Record<string, SiteForm>): void {
+  engine.registerTag("form_for", formForTag(forms));
+  for (const name of ["query", "paginate"]) engine.registerTag(name, blockTag(name));
   engine.registerTag(
     "cms_scripts",
     class extends Tag {

@@ -26,10 +26,11 @@ import "./site/type.ts";
 /** Everything, for in-process use (the site renderer executes `site` against it). */
 export const schema = builder.toSchema({ sortSchema: false });
 
-/** What /graphql serves: everything but the internal `site` view. */
+/** What /graphql serves: everything but the internal site view and form submission. */
 export const publicSchema = filterSchema({
   schema,
-  rootFieldFilter: (operation, name) => !(operation === "Query" && name === "site"),
+  rootFieldFilter: (operation, name) =>
+    !(operation === "Query" && name === "site") && !(operation === "Mutation" && name === "siteFormSubmit"),
 });
 export type { Context } from "./context.ts";
 export { createContext } from "./context.ts";

@@ -3,8 +3,10 @@
 import { builder } from "../builder.ts";
 import { siteGlobals, siteNavigations, siteTemplates } from "./context-data.ts";
 import { entryPageAt } from "./entries.ts";
+import { siteForms } from "./forms.ts";
 import { indexAt } from "./index-page.ts";
 import { feedAt, sitemapUrls } from "./sitemap.ts";
+import { type SubmissionResult, submitForm } from "./submit.ts";
 
 interface SiteRoot {
   id: string;
@@ -53,6 +55,7 @@ const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
       args: { path: t.arg.string({ required: true }) },
       resolve: (site, args, ctx) => feedAt(ctx, { accountId: site.id }, args.path),
     }),
+    forms: t.field({ type: "JSON", resolve: (site, _args, ctx) => siteForms(ctx, { accountId: site.id }) }),
     templates: t.field({
       type: "JSON",
       resolve: (site, _args, ctx) => siteTemplates(ctx, { accountId: site.id }),
@@ -66,5 +69,29 @@ builder.queryField("site", (t) =>
     nullable: true,
     description: "The site of the account whose domain is the request's Host.",
     resolve: (_root, _args, ctx) => ctx.site(),
+  }),
+);
+
+const SubmissionRef = builder.objectRef<SubmissionResult>("FormSubmission").implement({
+  fields: (t) => ({
+    saved: t.exposeBoolean("saved", {
+      description: "False for honeypot and spam submissions, answered as successes.",
+    }),
+    message: t.exposeString("message"),
+    redirect_url: t.exposeString("redirect_url", { nullable: true }),
+  }),
+});
+
+builder.mutationField("siteFormSubmit", (t) =>
+  t.field({
+    type: SubmissionRef,
+    description: "A visitor's submission of the form `handle` on the site named by the Host.",
+    args: {
+      handle: t.arg.string({ required: true }),
+      fields: t.arg({ type: "JSON", required: true }),
+      honeypot: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      submitForm(ctx, args.handle, (args.fields ?? {}) as Record<string, unknown>, args.honeypot),
   }),
 );

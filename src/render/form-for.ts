@@ -1,0 +1,80 @@
+// `{% form_for 'contact' %}…{% endform_for %}` and `{% form_for form: "contact", class: …, id: …,
+// redirect: …, success_message: … %}` (decisions.md): the <form> posting to /cms/<handle>/submit with
+// hidden redirect_url and success_message inputs, the honeypot input `website` when enabled, and the
+// `form` object (with `form.fields`) inside.
+import {
+  Hash,
+  type Liquid,
+  type Parser,
+  Tag,
+  type TagToken,
+  type Template,
+  type TopLevelToken,
+} from "liquidjs";
+import type { SiteForm } from "./site-data.ts";
+
+const escape = (value: unknown) =>
+  String(value ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+const HONEYPOT =
+  '<div class="cms-hp" aria-hidden="true"><label>Website<input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>';
+
+export function formForTag(forms: Record<string, SiteForm>) {
+  return class FormFor extends Tag {
+    private templates: Template[] = [];
+    private handle: string | undefined;
+    private options: Hash;
+
+    constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
+      super(token, remainTokens, liquid);
+      const positional = /^\s*(['"])(.*?)\1\s*,?\s*([\s\S]*)$/.exec(token.args);
+      this.handle = positional?.[2];
+      this.options = new Hash(positional ? (positional[3] ?? "") : token.args);
+      let closed = false;
+      const stream = parser
+        .parseStream(remainTokens)
+        .on("tag:endform_for", () => {
+          closed = true;
+          stream.stop();
+        })
+        .on("template", (template: Template) => this.templates.push(template))
+        .on("end", () => {
+          if (!closed) throw new Error(`tag ${token.getText()} not closed`);
+        });
+      stream.start();
+    }
+
+    *render(
+      ctx: Parameters<Tag["render"]>[0],
+      emitter: Parameters<Tag["render"]>[1],
+    ): Generator<unknown, void, unknown> {
+      const options = (yield this.options.render(ctx)) as Record<string, unknown>;
+      const handle = this.handle ?? String(options.form ?? "");
+      const form = forms[handle];
+      if (!form) {
+        emitter.write(`<!-- form '${escape(handle)}' not found -->`);
+        return;
+      }
+      const redirect = options.redirect ?? form.redirect_url;
+      const message = options.success_message ?? form.success_message;
+      const attributes = [
+        'method="post"',
+        `action="/cms/${escape(handle)}/submit"`,
+        'enctype="multipart/form-data"',
+        `class="${escape(["cms-form", options.class].filter(Boolean).join(" "))}"`,
+        options.id ? `id="${escape(options.id)}"` : "",
+      ].filter(Boolean);
+      emitter.write(`<form ${attributes.join(" ")}>`);
+      if (redirect) emitter.write(`<input type="hidden" name="redirect_url" value="${escape(redirect)}">`);
+      if (message) emitter.write(`<input type="hidden" name="success_message" value="${escape(message)}">`);
+      if (form.honeypot_enabled) emitter.write(HONEYPOT);
+      ctx.push({ form });
+      yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
+      ctx.pop();
+      emitter.write("</form>");
+    }
+  };
+}

@@ -1,0 +1,41 @@
+// The site's forms as `{% form_for %}` needs them: fields with their input properties, honeypot, answers.
+import type { AccountScope } from "../access.ts";
+import { readFields } from "../blueprints/fields.ts";
+import type { Context } from "../context.ts";
+import { type FormField, formFieldsOf } from "../forms/form-fields.ts";
+
+export interface SiteForm {
+  handle: string;
+  title: string;
+  fields: FormField[];
+  honeypot_enabled: boolean;
+  redirect_url: string | null;
+  success_message: string | null;
+}
+
+export async function siteForms(ctx: Context, scope: AccountScope): Promise<Record<string, SiteForm>> {
+  const forms = await ctx.db.form.findMany({
+    where: scope,
+    select: {
+      handle: true,
+      title: true,
+      honeypotEnabled: true,
+      redirectUrl: true,
+      successMessage: true,
+      blueprint: { select: { fields: true } },
+    },
+  });
+  return Object.fromEntries(
+    forms.map((form) => [
+      form.handle,
+      {
+        handle: form.handle,
+        title: form.title,
+        fields: formFieldsOf(readFields(form.blueprint.fields)),
+        honeypot_enabled: form.honeypotEnabled,
+        redirect_url: form.redirectUrl,
+        success_message: form.successMessage,
+      },
+    ]),
+  );
+}

@@ -1,0 +1,74 @@
+// A visitor's form submission (decisions.md, "Site rendering"): stored as an unpublished entry of the
+// form's collection with the form's blueprint, named entry_<unix seconds>_<8 hex> and titled
+// "<form title> - <Month DD, YYYY at HH:MM AM/PM>". Required fields are enforced (nothing saved on a
+// 422); a filled honeypot, or spam when the check is on, is answered as a success and never saved.
+import { randomBytes } from "node:crypto";
+import { readFields } from "../blueprints/fields.ts";
+import { usesDate } from "../collections/routing.ts";
+import type { Context } from "../context.ts";
+import { insertEntry } from "../entries/save.ts";
+import { normalizeValues } from "../entries/values.ts";
+import { ApiError, Problems } from "../errors.ts";
+import { formFieldsOf } from "../forms/form-fields.ts";
+import { looksLikeSpam } from "./spam.ts";
+
+export interface SubmissionResult {
+  saved: boolean;
+  message: string;
+  redirect_url: string | null;
+}
+
+/** Form posts are text: numbers and checkboxes become their types, empty inputs mean "not given". */
+function fromFormText(type: string, value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if (value.trim() === "") return undefined;
+  if (type === "number") return Number.isFinite(Number(value)) ? Number(value) : value;
+  if (type === "toggle") return ["on", "true", "1", "yes"].includes(value.toLowerCase());
+  return value;
+}
+
+const stamp = (date: Date) =>
+  `${date.toLocaleString("en-US", { month: "long", day: "2-digit", year: "numeric", timeZone: "UTC" })} at ${date.toLocaleString("en-US", { hour: "2-digit", minute: "2-digit", hour12: true, timeZone: "UTC" })}`;
+
+export async function submitForm(
+  ctx: Context,
+  handle: string,
+  sent: Record<string, unknown>,
+  honeypot: string | null | undefined,
+): Promise<SubmissionResult> {
+  const site = await ctx.site();
+  if (!site) throw ApiError.notFound("Site");
+  const scope = { accountId: site.id };
+  const form = await ctx.db.form.findFirst({
+    where: { ...scope, handle },
+    include: { collection: true, blueprint: { select: { id: true, fields: true } } },
+  });
+  if (!form) throw ApiError.notFound("Form");
+  const answer = { message: form.successMessage ?? "Thank you!", redirect_url: form.redirectUrl };
+  if (form.honeypotEnabled && honeypot) return { saved: false, ...answer };
+
+  const fields = readFields(form.blueprint.fields);
+  const problems = new Problems();
+  const values: Record<string, unknown> = {};
+  for (const field of formFieldsOf(fields)) {
+    const value = fromFormText(field.type, sent[field.handle]);
+    if (value !== undefined) values[field.handle] = value;
+    else if (field.required) problems.add(field.handle, "is required");
+  }
+  problems.throwIfAny();
+  if (form.spamCheckEnabled && looksLikeSpam(values)) return { saved: false, ...answer };
+
+  const lookup = { ctx, scope, ownCollectionId: form.collectionId };
+  const normalized = await normalizeValues(fields, values, lookup, problems);
+  problems.throwIfAny();
+  const now = new Date();
+  const input = {
+    handle: `entry_${Math.floor(now.getTime() / 1000)}_${randomBytes(4).toString("hex")}`,
+    title: `${form.title} - ${stamp(now)}`,
+    published: false,
+    published_at: usesDate(form.collection.routing) ? now : null,
+  };
+  const blueprint = { id: form.blueprint.id, fields };
+  await insertEntry(ctx, scope, form.collection, input, { blueprint, ...normalized });
+  return { saved: true, ...answer };
+}
