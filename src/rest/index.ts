@@ -7,7 +7,9 @@ import type { Context } from "../schema/index.ts";
 import { answer } from "./answer.ts";
 import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
 import { readJsonObject } from "./body.ts";
+import { docsPage } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
 import { matchRoute, type Route } from "./routes.ts";
 import { createSofaHandler } from "./sofa.ts";
 import { ENVELOPE, isMultipart, readMultipartUpload } from "./upload.ts";
@@ -17,14 +19,23 @@ export interface RestOptions {
   jsonBodyLimit: number;
 }
 
-const publicPaths = new Set(["/v1/openapi.json", "/v1/docs"]);
-
 export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
   const sofa = createSofaHandler(schema);
+  // Built once: the schema does not change while the server runs.
+  const document = buildOpenApiDocument(schema);
+  const publicPages: Record<string, { type: string; body: string }> = {
+    "/v1/openapi.json": { type: "application/json; charset=utf-8", body: JSON.stringify(document) },
+    "/v1/docs": { type: "text/html; charset=utf-8", body: docsPage(document) },
+  };
 
   return async function handleRest(request: Request, ctx: Context): Promise<Response> {
     const url = new URL(request.url);
-    if (publicPaths.has(url.pathname) && request.method === "GET") return sofa.fetch(request, { cms: ctx });
+    const page = publicPages[url.pathname];
+    if (page && (request.method === "GET" || request.method === "HEAD")) {
+      return new Response(request.method === "HEAD" ? null : page.body, {
+        headers: { "content-type": page.type, "cache-control": "no-cache" },
+      });
+    }
     try {
       const route = matchRoute(request.method, url.pathname.slice("/v1".length));
       if (!route) {

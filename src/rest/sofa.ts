@@ -23,6 +23,8 @@ export function createSofaHandler(schema: GraphQLSchema) {
     context: (serverContext: { cms?: Context }) => serverContext.cms as Context,
     // fets types its own Response; ours is the standard one it also accepts at run time.
     errorHandler: errorResponse as unknown as NonNullable<Parameters<typeof useSofa>[0]["errorHandler"]>,
-    openAPI: { info: { title: "Content Management Service", version: "1.0.0" } },
+    // The document and the docs page are openapi.ts's and docs.ts's, served by the REST handler.
+    openAPI: { endpoint: false },
+    swaggerUI: { endpoint: false },
   });
 }
