@@ -336,6 +336,26 @@ describe("crawlers and CMS assets", () => {
     expect(locs).not.toContain(`${origin}/secret`);
   });
 
+  it("serves RSS 2.0 at a feed-enabled collection's feed_path, newest published first, feed_limit items", async () => {
+    const enable = await client.raw("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `mutation { collectionFeedUpdate(account_id: "${acme.account_id}", id: "post", input: {
+          feed_enabled: true, feed_path: "blog/feed.xml", feed_title: "Acme blog", feed_limit: 2 }) { feed_path } }`,
+      }),
+    });
+    expect(enable.body.errors, enable.text).toBeUndefined();
+    const feed = await page("/blog/feed.xml");
+    expect(feed.status).toBe(200);
+    expect(feed.headers["content-type"]).toMatch(/^application\/rss\+xml/);
+    expect(feed.text).toContain('<rss version="2.0">');
+    expect(feed.text).toContain("<title>Acme blog</title>");
+    const links = [...feed.text.matchAll(/<item><title>(.*?)<\/title>/g)].map((match) => match[1]);
+    expect(links).toEqual(["Post 3", "Post 2"]);
+    expect(feed.text).not.toContain("Draft");
+  });
+
   it("serves the CMS stylesheet and script", async () => {
     const css = await page("/cms/cms.css");
     expect(css.headers["content-type"]).toMatch(/^text\/css/);
