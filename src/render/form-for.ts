@@ -13,7 +13,7 @@ import {
 } from "liquidjs";
 import type { SiteForm } from "./site-data.ts";
 
-const escape = (value: unknown) =>
+const escapeHtml = (value: unknown) =>
   String(value ?? "").replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
@@ -55,21 +55,23 @@ export function formForTag(forms: Record<string, SiteForm>) {
       const handle = this.handle ?? String(options.form ?? "");
       const form = forms[handle];
       if (!form) {
-        emitter.write(`<!-- form '${escape(handle)}' not found -->`);
+        emitter.write(`<!-- form '${escapeHtml(handle)}' not found -->`);
         return;
       }
       const redirect = options.redirect ?? form.redirect_url;
       const message = options.success_message ?? form.success_message;
       const attributes = [
         'method="post"',
-        `action="/cms/${escape(handle)}/submit"`,
+        `action="/cms/${escapeHtml(handle)}/submit"`,
         'enctype="multipart/form-data"',
-        `class="${escape(["cms-form", options.class].filter(Boolean).join(" "))}"`,
-        options.id ? `id="${escape(options.id)}"` : "",
+        `class="${escapeHtml(["cms-form", options.class].filter(Boolean).join(" "))}"`,
+        options.id ? `id="${escapeHtml(options.id)}"` : "",
       ].filter(Boolean);
       emitter.write(`<form ${attributes.join(" ")}>`);
-      if (redirect) emitter.write(`<input type="hidden" name="redirect_url" value="${escape(redirect)}">`);
-      if (message) emitter.write(`<input type="hidden" name="success_message" value="${escape(message)}">`);
+      if (redirect)
+        emitter.write(`<input type="hidden" name="redirect_url" value="${escapeHtml(redirect)}">`);
+      if (message)
+        emitter.write(`<input type="hidden" name="success_message" value="${escapeHtml(message)}">`);
       if (form.honeypot_enabled) emitter.write(HONEYPOT);
       ctx.push({ form });
       yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);

@@ -21,7 +21,7 @@ const json = (body: unknown, status: number) =>
     status,
     headers: { "content-type": "application/json; charset=utf-8" },
   });
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function handleSubmit(
   schema: GraphQLSchema,
@@ -72,7 +72,7 @@ export async function handleSubmit(
     if (wantsJson || apiError.status !== 422)
       return json({ error: apiError.message, details: apiError.details }, apiError.status);
     const items = apiError.details
-      .map((detail) => `<li>${escape(detail.path)}: ${escape(detail.message)}</li>`)
+      .map((detail) => `<li>${escapeHtml(detail.path)}: ${escapeHtml(detail.message)}</li>`)
       .join("");
     return new Response(
       `<!doctype html><title>Please check the form</title><h1>Please check the form</h1><ul>${items}</ul>\n`,

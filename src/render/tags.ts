@@ -38,7 +38,7 @@ export function registerCmsTags(engine: Liquid, forms: Record<string, SiteForm>)
   engine.registerTag(
     "cms_scripts",
     class extends Tag {
-      *render(_ctx: Parameters<Tag["render"]>[0], emitter: Parameters<Tag["render"]>[1]) {
+      render(_ctx: Parameters<Tag["render"]>[0], emitter: Parameters<Tag["render"]>[1]): void {
         emitter.write(CMS_ASSETS);
       }
     },
