@@ -11,20 +11,16 @@ import {
   type Template,
   type TopLevelToken,
 } from "liquidjs";
+import { parseBlockBody } from "../schema/templates/liquid.ts";
+import { escapeHtml } from "./html.ts";
 import type { SiteForm } from "./site-data.ts";
-
-const escapeHtml = (value: unknown) =>
-  String(value ?? "").replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
 
 const HONEYPOT =
   '<div class="cms-hp" aria-hidden="true"><label>Website<input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>';
 
 export function formForTag(forms: Record<string, SiteForm>) {
   return class FormFor extends Tag {
-    private templates: Template[] = [];
+    private templates: Template[];
     private handle: string | undefined;
     private options: Hash;
 
@@ -33,18 +29,7 @@ export function formForTag(forms: Record<string, SiteForm>) {
       const positional = /^\s*(['"])(.*?)\1\s*,?\s*([\s\S]*)$/.exec(token.args);
       this.handle = positional?.[2];
       this.options = new Hash(positional ? (positional[3] ?? "") : token.args);
-      let closed = false;
-      const stream = parser
-        .parseStream(remainTokens)
-        .on("tag:endform_for", () => {
-          closed = true;
-          stream.stop();
-        })
-        .on("template", (template: Template) => this.templates.push(template))
-        .on("end", () => {
-          if (!closed) throw new Error(`tag ${token.getText()} not closed`);
-        });
-      stream.start();
+      this.templates = parseBlockBody(token, remainTokens, parser, "form_for");
     }
 
     *render(

@@ -1,12 +1,8 @@
 // `content_for_header`: SEO meta (title, description, canonical URL), schema.org JSON-LD of the
 // collection's `schema_type` (else WebPage), and the CMS stylesheet and script.
-import { CMS_ASSETS } from "./tags.ts";
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
+import { escapeHtml } from "./html.ts";
+import { CMS_ASSETS } from "./tags.ts";
 
 /** JSON inside <script> must not be able to close the element. */
 const safeJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");

@@ -5,6 +5,7 @@
 import { execute, type GraphQLSchema, parse } from "graphql";
 import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
+import { escapeHtml } from "./html.ts";
 
 export const SUBMIT_PATH = /^\/(?:cms|forms)\/([^/]+)\/submit\/?$/;
 const MAX_BODY = 2 * 1024 * 1024;
@@ -21,7 +22,6 @@ const json = (body: unknown, status: number) =>
     status,
     headers: { "content-type": "application/json; charset=utf-8" },
   });
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function handleSubmit(
   schema: GraphQLSchema,

@@ -1,28 +1,45 @@
 // Liquid syntax check before a template is saved (content-api.md: invalid syntax returns 422). The
 // parser knows the CMS's own tags, so `{% form_for %}…{% endform_for %}` is valid and an unclosed one
 // is not; filters are resolved at render time, as in the hosted service.
-import { Liquid, type Parser, Tag, type TagToken, type TopLevelToken } from "liquidjs";
+import { Liquid, type Parser, Tag, type TagToken, type Template, type TopLevelToken } from "liquidjs";
 
 export const cmsBlockTags = ["form_for", "query", "paginate"] as const;
 export const cmsInlineTags = ["cms_scripts"] as const;
 
-function blockTag(name: string) {
+/** The templates between `{% name %}` and `{% endname %}`; an unclosed block is a parse error. */
+export function parseBlockBody(
+  token: TagToken,
+  remainTokens: TopLevelToken[],
+  parser: Parser,
+  name: string,
+): Template[] {
+  const templates: Template[] = [];
+  let closed = false;
+  const stream = parser
+    .parseStream(remainTokens)
+    .on(`tag:end${name}`, () => {
+      closed = true;
+      stream.stop();
+    })
+    .on("template", (template: Template) => templates.push(template))
+    .on("end", () => {
+      if (!closed) throw new Error(`tag ${token.getText()} not closed`);
+    });
+  stream.start();
+  return templates;
+}
+
+/** A block tag that renders its body: the CMS tags' syntax, and their behaviour until they have their own. */
+export function blockTag(name: string) {
   return class extends Tag {
+    private readonly body: Template[];
     constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
       super(token, remainTokens, liquid);
-      let closed = false;
-      const stream = parser
-        .parseStream(remainTokens)
-        .on(`tag:end${name}`, () => {
-          closed = true;
-          stream.stop();
-        })
-        .on("end", () => {
-          if (!closed) throw new Error(`tag ${token.getText()} not closed`);
-        });
-      stream.start();
+      this.body = parseBlockBody(token, remainTokens, parser, name);
     }
-    *render(): Generator<unknown, void, unknown> {}
+    *render(ctx: Parameters<Tag["render"]>[0], emitter: Parameters<Tag["render"]>[1]) {
+      yield this.liquid.renderer.renderTemplates(this.body, ctx, emitter);
+    }
   };
 }
 
