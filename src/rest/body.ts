@@ -2,9 +2,15 @@
 // not JSON or not an object).
 import { ApiError } from "../schema/errors.ts";
 
+/** How much of an oversized body is read and dropped before the connection is cut instead. */
+const DISCARD_FACTOR = 4;
+
 export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > limit) throw tooLarge(limit);
+  if (declared > limit) {
+    if (request.body) void discardRest(request.body.getReader(), DISCARD_FACTOR * limit);
+    throw tooLarge(limit);
+  }
   const text = await readText(request, limit);
   if (text.trim() === "") return {};
   let body: unknown;
@@ -29,7 +35,7 @@ async function readText(request: Request, limit: number): Promise<string> {
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      void discardRest(reader, limit * 4);
+      void discardRest(reader, DISCARD_FACTOR * limit);
       throw tooLarge(limit);
     }
     chunks.push(value);

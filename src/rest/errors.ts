@@ -18,10 +18,7 @@ export function errorResponse(errors: readonly unknown[]): Response {
   const status = Math.max(...apiErrors.map((error) => error.status));
   const chosen = apiErrors.filter((error) => error.status === status);
   const first = chosen[0] ?? new ApiError(500, "Internal server error");
-  const response = json({ error: first.message, details: chosen.flatMap((error) => error.details) }, status);
-  // The rest of an oversized body is never read: the connection cannot carry another request.
-  if (status === 413) response.headers.set("connection", "close");
-  return response;
+  return json({ error: first.message, details: chosen.flatMap((error) => error.details) }, status);
 }
 
 export function json(body: unknown, status = 200): Response {
