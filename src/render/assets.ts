@@ -13,7 +13,7 @@ export async function serveAsset(request: Request, ctx: Context): Promise<Respon
     return text("Method not allowed\n", 405, { allow: "GET, HEAD" });
   }
   const { pathname } = new URL(request.url);
-  const asset = await findPublicAsset(ctx, request.headers.get("host"), pathname.slice(ASSETS_PREFIX.length));
+  const asset = await findPublicAsset(ctx, pathname.slice(ASSETS_PREFIX.length));
   if (!asset) return notFound();
 
   const etag = `"${asset.id}"`;

@@ -15,27 +15,14 @@ export interface PublicAsset {
   open(range?: ByteRange): Promise<Readable | undefined>;
 }
 
-/** `acme.test:3000` -> `acme.test`; `[::1]:80` -> `[::1]`; lowercased, without a trailing dot. */
-export function hostName(host: string | null | undefined): string {
-  const value = (host ?? "").trim().toLowerCase();
-  const name = value.startsWith("[") ? value.slice(0, value.indexOf("]") + 1) : value.replace(/:\d*$/, "");
-  return name.replace(/\.$/, "");
-}
-
 /**
- * The asset the URL path below `/assets/` names on the site of the account owning `host`, or undefined
- * (unknown host, path or asset).
+ * The asset the URL path below `/assets/` names on the site the request's Host names (ctx.site()), or
+ * undefined (unknown host, path or asset).
  */
-export async function findPublicAsset(
-  ctx: Context,
-  host: string | null | undefined,
-  assetPath: string,
-): Promise<PublicAsset | undefined> {
-  const domain = hostName(host);
+export async function findPublicAsset(ctx: Context, assetPath: string): Promise<PublicAsset | undefined> {
   const name = parseAssetPath(assetPath);
-  if (!domain || !name) return undefined;
-  const account = await ctx.db.account.findUnique({ where: { domain }, select: { id: true } });
-  if (!account) return undefined;
+  const account = name ? await ctx.site() : null;
+  if (!name || !account) return undefined;
   const asset = await ctx.db.asset.findUnique({
     where: { accountId_path_filename: { accountId: account.id, ...name } },
     select: { id: true, contentType: true, fileSize: true, createdAt: true },

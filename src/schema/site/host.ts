@@ -1,6 +1,5 @@
 // An account's public site is served to requests whose Host (port ignored) is the account's domain.
 import type { Db } from "../../db/client.ts";
-import { hostName } from "../assets/public.ts";
 
 export interface SiteAccount {
   id: string;
@@ -12,4 +11,11 @@ export async function findSite(db: Db, host: string | null | undefined): Promise
   const domain = hostName(host);
   if (!domain) return null;
   return db.account.findUnique({ where: { domain }, select: { id: true, name: true, domain: true } });
+}
+
+/** `acme.test:3000` -> `acme.test`; `[::1]:80` -> `[::1]`; lowercased, without a trailing dot. */
+export function hostName(host: string | null | undefined): string {
+  const value = (host ?? "").trim().toLowerCase();
+  const name = value.startsWith("[") ? value.slice(0, value.indexOf("]") + 1) : value.replace(/:\d*$/, "");
+  return name.replace(/\.$/, "");
 }
