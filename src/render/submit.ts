@@ -1,7 +1,7 @@
 // POST /cms/:handle/submit (also /forms/:handle/submit): a visitor's form post, urlencoded or multipart,
-// with `fields[<handle>]` (plain `<handle>` also accepted). Success is a 303 to the posted redirect_url
-// when it is a path on this site, else the form's redirect_url, else the Referer, else `/`; clients that
-// accept JSON get {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
+// with `fields[<handle>]` (plain `<handle>` also accepted), handed to the schema's siteFormSubmit. Success
+// is a 303 to the redirect it chose (else the Referer, else `/`); clients that accept JSON get
+// {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
 import { execute, type GraphQLSchema, parse } from "graphql";
 import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
@@ -12,8 +12,14 @@ const MAX_BODY = 2 * 1024 * 1024;
 const control = new Set(["redirect_url", "success_message", "website"]);
 
 const submitMutation = parse(/* GraphQL */ `
-  mutation Submit($handle: String!, $fields: JSON!, $honeypot: String) {
-    siteFormSubmit(handle: $handle, fields: $fields, honeypot: $honeypot) { saved message redirect_url }
+  mutation Submit($handle: String!, $fields: JSON!, $honeypot: String, $redirect_url: String, $success_message: String) {
+    siteFormSubmit(
+      handle: $handle
+      fields: $fields
+      honeypot: $honeypot
+      redirect_url: $redirect_url
+      success_message: $success_message
+    ) { saved message redirect_url }
   }
 `);
 
@@ -22,6 +28,8 @@ const json = (body: unknown, status: number) =>
     status,
     headers: { "content-type": "application/json; charset=utf-8" },
   });
+
+const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : null);
 
 export async function handleSubmit(
   schema: GraphQLSchema,
@@ -55,7 +63,6 @@ export async function handleSubmit(
     if (named) fields[named] = value;
     else if (!control.has(key)) fields[key] ??= value;
   }
-  const honeypot = posted.get("website");
   const result = await execute({
     schema,
     document: submitMutation,
@@ -63,7 +70,9 @@ export async function handleSubmit(
     variableValues: {
       handle: decodeURIComponent(handle),
       fields,
-      honeypot: typeof honeypot === "string" ? honeypot : null,
+      honeypot: text(posted.get("website")),
+      redirect_url: text(posted.get("redirect_url")),
+      success_message: text(posted.get("success_message")),
     },
   });
   const error = result.errors?.[0];
@@ -83,12 +92,7 @@ export async function handleSubmit(
     );
   }
   const answer = result.data?.siteFormSubmit as { message: string; redirect_url: string | null };
-  const postedMessage = posted.get("success_message");
-  const message = typeof postedMessage === "string" && postedMessage ? postedMessage : answer.message;
-  if (wantsJson) return json({ ok: true, message }, 200);
-  const postedRedirect = posted.get("redirect_url");
-  const sameSite =
-    typeof postedRedirect === "string" && /^\/(?![/\\])/.test(postedRedirect) ? postedRedirect : null;
-  const location = sameSite ?? answer.redirect_url ?? request.headers.get("referer") ?? "/";
+  if (wantsJson) return json({ ok: true, message: answer.message }, 200);
+  const location = answer.redirect_url ?? request.headers.get("referer") ?? "/";
   return new Response(null, { status: 303, headers: { location } });
 }

@@ -12,6 +12,17 @@ import { ApiError, Problems } from "../errors.ts";
 import { formFieldsOf } from "../forms/form-fields.ts";
 import { looksLikeSpam } from "./spam.ts";
 
+/** What the form's own hidden inputs may ask for (form_for writes them; a visitor can change them). */
+export interface PostedAnswer {
+  redirect_url?: string | null;
+  success_message?: string | null;
+}
+
+/** A posted redirect is followed only to a path on the same site: no open redirects. */
+function sameSitePath(url: string | null | undefined): string | null {
+  return url && /^\/(?![/\\])/.test(url) ? url : null;
+}
+
 export interface SubmissionResult {
   saved: boolean;
   message: string;
@@ -35,6 +46,7 @@ export async function submitForm(
   handle: string,
   sent: Record<string, unknown>,
   honeypot: string | null | undefined,
+  posted: PostedAnswer = {},
 ): Promise<SubmissionResult> {
   const site = await ctx.site();
   if (!site) throw ApiError.notFound("Site");
@@ -44,7 +56,10 @@ export async function submitForm(
     include: { collection: true, blueprint: { select: { id: true, fields: true } } },
   });
   if (!form) throw ApiError.notFound("Form");
-  const answer = { message: form.successMessage ?? "Thank you!", redirect_url: form.redirectUrl };
+  const answer = {
+    message: posted.success_message || form.successMessage || "Thank you!",
+    redirect_url: sameSitePath(posted.redirect_url) ?? form.redirectUrl,
+  };
   if (form.honeypotEnabled && honeypot) return { saved: false, ...answer };
 
   const fields = readFields(form.blueprint.fields);

@@ -90,8 +90,13 @@ builder.mutationField("siteFormSubmit", (t) =>
       handle: t.arg.string({ required: true }),
       fields: t.arg({ type: "JSON", required: true }),
       honeypot: t.arg.string(),
+      redirect_url: t.arg.string({ description: "Followed only when it is a path on this site." }),
+      success_message: t.arg.string(),
     },
     resolve: (_root, args, ctx) =>
-      submitForm(ctx, args.handle, (args.fields ?? {}) as Record<string, unknown>, args.honeypot),
+      submitForm(ctx, args.handle, (args.fields ?? {}) as Record<string, unknown>, args.honeypot, {
+        redirect_url: args.redirect_url,
+        success_message: args.success_message,
+      }),
   }),
 );
