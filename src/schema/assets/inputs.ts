@@ -30,5 +30,3 @@ export const AssetUpdateInput = builder.inputType("AssetUpdateInput", {
     path: t.string({ validate: pathSchema }),
   }),
 });
-
-export type AssetCreate = typeof AssetCreateInput.$inferInput;

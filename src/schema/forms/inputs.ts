@@ -60,5 +60,4 @@ export const FormUpdateInput = builder.inputType("FormUpdateInput", {
   }),
 });
 
-export type FormCreate = typeof FormCreateInput.$inferInput;
 export type FormUpdate = typeof FormUpdateInput.$inferInput;

@@ -37,6 +37,3 @@ export const GlobalUpdateInput = builder.inputType("GlobalUpdateInput", {
     values: values(t),
   }),
 });
-
-export type GlobalCreate = typeof GlobalCreateInput.$inferInput;
-export type GlobalUpdate = typeof GlobalUpdateInput.$inferInput;

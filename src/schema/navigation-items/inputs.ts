@@ -53,5 +53,4 @@ export const NavigationItemUpdateInput = builder.inputType("NavigationItemUpdate
   fields: (t) => ({ title: t.string({ validate: title }), ...itemFields(t) }),
 });
 
-export type NavigationItemCreate = typeof NavigationItemCreateInput.$inferInput;
 export type NavigationItemUpdate = typeof NavigationItemUpdateInput.$inferInput;

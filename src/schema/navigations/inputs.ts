@@ -23,5 +23,3 @@ export const NavigationUpdateInput = builder.inputType("NavigationUpdateInput", 
     handle: t.string({ validate: handleSchema(prefixes.navigation) }),
   }),
 });
-
-export type NavigationUpdate = typeof NavigationUpdateInput.$inferInput;
