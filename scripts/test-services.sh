@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# What the tests talk to: PostgreSQL and Redis at 127.0.0.1, and Debian's Chromium for the browser test.
+# Starts what is installed but stopped, installs what is missing (apt, as root); quick when all is up.
+set -euo pipefail
+
+postgres_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
+
+if ! postgres_up; then
+  if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+    echo "== installing PostgreSQL"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  fi
+  version=$(ls /etc/postgresql | sort -n | tail -1)
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+  for _ in $(seq 1 30); do postgres_up && break; sleep 1; done
+  # A fresh install asks for passwords on TCP: give the postgres role the one the tests use.
+  su postgres -c "psql -q -c \"ALTER ROLE postgres PASSWORD 'postgres'\"" || true
+fi
+redis_up() { redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; }
+if ! redis_up; then
+  if ! command -v redis-server >/dev/null 2>&1; then
+    echo "== installing Redis"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  fi
+  redis-server --bind 127.0.0.1 --port 6379 --save "" --daemonize yes
+  for _ in $(seq 1 30); do redis_up && break; sleep 1; done
+fi
+
+# The browser test drives Debian's Chromium (playwright's own download needs the internet).
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing Chromium"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
