@@ -16,7 +16,13 @@ export interface TestServer {
   child: ChildProcess;
   /** Its exit code, once it exits. */
   exited: Promise<number | null>;
+  /** Stops the process and drops its database. */
   stop(): Promise<void>;
+  /**
+   * Stops this process (SIGTERM, or nothing if it already exited, e.g. after a SIGKILL) and starts a
+   * new one on the same database and data directory; the new server's stop() drops them.
+   */
+  restart(extraEnv?: NodeJS.ProcessEnv): Promise<TestServer>;
 }
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -47,13 +53,23 @@ async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promis
   };
 }
 
+/**
+ * Rate limiting is off unless a test asks for it (`startServer({ RATE_LIMIT_PER_MINUTE: "5" })`): the
+ * suites make thousands of requests with one token.
+ */
 export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestServer> {
-  const database = await freshDatabase();
+  return spawnServer(await freshDatabase(), extraEnv);
+}
+
+type TestDatabase = Awaited<ReturnType<typeof freshDatabase>>;
+
+async function spawnServer(database: TestDatabase, extraEnv: NodeJS.ProcessEnv): Promise<TestServer> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...database.env,
     PORT: "0",
     HOST: "127.0.0.1",
+    RATE_LIMIT_PER_MINUTE: "0",
     ...extraEnv,
   };
   delete env.NODE_OPTIONS;
@@ -96,6 +112,10 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Tes
     async stop() {
       await stopProcess(child);
       await database.drop();
+    },
+    async restart(nextEnv = extraEnv) {
+      await stopProcess(child);
+      return spawnServer(database, nextEnv);
     },
   };
 }
