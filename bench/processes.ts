@@ -1,0 +1,110 @@
+// Starting the processes under test (the CMS server, the baseline) and watching their memory.
+import { type ChildProcess, spawn } from "node:child_process";
+import { openSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+export const root = new URL("..", import.meta.url).pathname;
+
+export interface Started {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs `node [nodeArgs] --import tsx <script>` with its output in `logFile` (a request log line per
+ * request would otherwise cost the bench process CPU), and waits until it answers `readyPath`.
+ */
+export async function startProcess(options: {
+  script: string;
+  env: Record<string, string>;
+  logFile: string;
+  nodeArgs?: string[];
+  readyPath?: string;
+}): Promise<Started> {
+  const port = await freePort();
+  const log = openSync(options.logFile, "a");
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", options.script], {
+    cwd: root,
+    env,
+    stdio: ["ignore", log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${options.script} exited:\n${tail(options.logFile)}`);
+    if (Date.now() > deadline) throw new Error(`${options.script} did not start:\n${tail(options.logFile)}`);
+    try {
+      const response = await fetch(`${url}${options.readyPath ?? "/healthz"}`);
+      if (response.ok) break;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, child, stop: () => stopProcess(child) };
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-30).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.on("exit", () => resolve());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+  });
+}
+
+/** Memory of a process, from /proc (Linux): current and peak resident set size, in MB. */
+export function memoryOf(pid: number): { rssMb: number; peakMb: number } | null {
+  try {
+    const status = readFileSync(join("/proc", String(pid), "status"), "utf8");
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+    return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; `peakMb` reports the highest since its last call. */
+export function watchMemory(pid: number, everyMs = 100) {
+  let highest = 0;
+  const sample = () => {
+    const memory = memoryOf(pid);
+    if (memory) highest = Math.max(highest, memory.rssMb);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  timer.unref();
+  return {
+    /** The peak so far, in MB, and starts a new window. */
+    peakMb(): number {
+      sample();
+      const peak = highest;
+      highest = memoryOf(pid)?.rssMb ?? 0;
+      return peak;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,40 @@
+// The table printed at the end of a run.
+import type { Measured } from "./workloads.ts";
+
+interface Record {
+  database: string;
+  machine: { cpu: string; cores: number; node: string };
+  entries: number;
+  seed_seconds: number;
+  server_peak_rss_mb: number;
+  baseline: Measured;
+  workloads: (Measured & { ratio_to_baseline: number })[];
+}
+
+export function printTable(record: Record): void {
+  const rows = [
+    ["workload", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "vs baseline", "errors"],
+    ...[{ ...record.baseline, ratio_to_baseline: 1 }, ...record.workloads].map((row) => [
+      row.title,
+      String(row.requests_per_second),
+      String(row.latency_p50_ms),
+      String(row.latency_p99_ms),
+      String(row.peak_rss_mb),
+      `${row.ratio_to_baseline.toFixed(2)}x`,
+      String(row.errors + row.non_2xx),
+    ]),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  const line = (row: string[]) =>
+    `| ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(" | ")} |`;
+  console.log();
+  console.log(
+    `${record.database}, ${record.entries} entries (seeded in ${record.seed_seconds} s); ${record.machine.cores} cores, ${record.machine.cpu}, Node ${record.machine.node}`,
+  );
+  console.log(line(rows[0] ?? []));
+  console.log(
+    `|${widths.map((width, column) => (column === 0 ? "-".repeat(width + 2) : `${"-".repeat(width + 1)}:`)).join("|")}|`,
+  );
+  for (const row of rows.slice(1)) console.log(line(row));
+  console.log(`server peak RSS (VmHWM): ${record.server_peak_rss_mb} MB`);
+}

@@ -1,0 +1,166 @@
+// `npm run bench [-- --pg] [-- --entries N] [-- --only a,b] [-- --profile]`: starts the real server on a
+// fresh database, seeds it (seed.ts), measures each workload (workloads.ts) and the bare baseline
+// (baseline.ts), prints a table and records the run in bench/results.json under its database.
+import { execSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../src/db/client.ts";
+import { freshDatabase } from "./database.ts";
+import { memoryOf, root, startProcess, watchMemory } from "./processes.ts";
+import { printTable } from "./report.ts";
+import { seed } from "./seed.ts";
+import {
+  entryRead,
+  type Measured,
+  measure,
+  type RequestOptions,
+  settings,
+  summarize,
+  workloads,
+} from "./workloads.ts";
+
+const { values } = parseArgs({
+  options: {
+    pg: { type: "boolean" },
+    entries: { type: "string" },
+    only: { type: "string" },
+    profile: { type: "boolean" },
+    "no-write": { type: "boolean" },
+  },
+});
+const total = Number(values.entries ?? 100_000);
+const only = values.only?.split(",");
+
+const database = await freshDatabase(values.pg ?? false);
+console.log(`bench: ${database.provider}, ${total} entries, data in ${database.dataDir}`);
+const server = await startProcess({
+  script: "src/main.ts",
+  env: { ...database.env, RATE_LIMIT_PER_MINUTE: "0" },
+  logFile: join(database.dataDir, "server.log"),
+  nodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(database.dataDir, "profiles")}`] : [],
+});
+const serverPid = server.child.pid ?? 0;
+const memory = watchMemory(serverPid);
+
+try {
+  const opened = await openDatabase({ dataDir: database.dataDir, databaseUrl: database.env.DATABASE_URL });
+  const seeded = await seed(opened, server.url, total);
+  await opened.db.$disconnect();
+  console.log(`seeded ${total} entries in ${seeded.seconds.toFixed(1)} s`);
+
+  const baseline = await startProcess({
+    script: "bench/baseline.ts",
+    env: { BASELINE_DATABASE: database.url },
+    logFile: join(database.dataDir, "baseline.log"),
+  });
+  const baselineMemory = watchMemory(baseline.child.pid ?? 0);
+  const baselineRun = await run(baseline.url, "baseline", "Baseline: node:http + one SQL query", {
+    method: "GET",
+    setupRequest: entryRead(seeded),
+  });
+  const baselineResult = { ...baselineRun.measured, peak_rss_mb: Math.round(baselineMemory.peakMb()) };
+  baselineMemory.stop();
+  await baseline.stop();
+
+  memory.peakMb();
+  const results: (Measured & { ratio_to_baseline: number })[] = [];
+  for (const workload of workloads) {
+    if (only && !only.includes(workload.name)) continue;
+    const { measured } = await run(server.url, workload.name, workload.title, workload.request(seeded), () =>
+      memory.peakMb(),
+    );
+    const ratio = measured.requests_per_second / Math.max(baselineResult.requests_per_second, 1);
+    results.push({ ...measured, ratio_to_baseline: Math.round(ratio * 1000) / 1000 });
+  }
+  const serverPeak = Math.round(memoryOf(serverPid)?.peakMb ?? 0);
+  const record = {
+    measured_at: new Date().toISOString(),
+    database: database.provider,
+    machine: machine(),
+    entries: total,
+    seed_seconds: Math.round(seeded.seconds * 10) / 10,
+    settings,
+    server_peak_rss_mb: serverPeak,
+    baseline: baselineResult,
+    workloads: results,
+  };
+  printTable(record);
+  if (!values["no-write"] && !only) save(record);
+} finally {
+  memory.stop();
+  await server.stop();
+  if (!values.profile) await database.drop();
+  else console.log(`CPU profile of the server in ${join(database.dataDir, "profiles")}`);
+}
+
+/** Checks one request answers 2xx, warms up, then measures. */
+async function run(
+  url: string,
+  name: string,
+  title: string,
+  options: RequestOptions,
+  peakMb: () => number = () => 0,
+): Promise<{ measured: Measured }> {
+  await probe(url, options, name);
+  if (settings.warmup > 0) await measure(url, options, settings.warmup);
+  peakMb();
+  const result = await measure(url, options);
+  const measured = summarize(name, title, result, peakMb());
+  const flag =
+    measured.errors + measured.non_2xx > 0 ? ` (${measured.errors} errors, ${measured.non_2xx} non-2xx)` : "";
+  console.log(`  ${title}: ${measured.requests_per_second} req/s, p99 ${measured.latency_p99_ms} ms${flag}`);
+  return { measured };
+}
+
+/** One request as the workload sends it; a non-2xx answer stops the bench with the body. */
+function probe(url: string, options: RequestOptions, name: string): Promise<void> {
+  const { setupRequest, ...base } = options;
+  const request = setupRequest ? setupRequest({ ...base }, {}) : base;
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path: request.path ?? "/",
+        method: request.method,
+        headers: request.headers,
+      },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve();
+          else
+            reject(
+              new Error(
+                `${name}: ${request.method} ${request.path} answered ${status}: ${text.slice(0, 500)}`,
+              ),
+            );
+        });
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(request.body);
+  });
+}
+
+function machine() {
+  let model = cpus()[0]?.model ?? "unknown";
+  try {
+    model = /Model name:\s*(.+)/.exec(execSync("lscpu", { encoding: "utf8" }))?.[1]?.trim() ?? model;
+  } catch {}
+  return { cpu: model, cores: cpus().length, node: process.version, platform: process.platform };
+}
+
+function save(record: { database: string }): void {
+  const file = join(root, "bench", "results.json");
+  const all = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  all[record.database] = record;
+  writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+  console.log(`wrote bench/results.json (${record.database})`);
+}

@@ -1,0 +1,160 @@
+// The measured workloads: each is an autocannon run against the server (10 connections, 10 s after a
+// short warm-up by default; BENCH_DURATION and BENCH_WARMUP change them).
+import autocannon from "autocannon";
+import type { Seeded } from "./seed.ts";
+
+export interface Workload {
+  name: string;
+  title: string;
+  /** autocannon request options; `setupRequest` may vary the request per call. */
+  request: (seeded: Seeded) => RequestOptions;
+}
+
+export type RequestOptions = Partial<autocannon.Request> & { setupRequest?: SetupRequest };
+
+type SetupRequest = (request: any, context: any) => any;
+
+export interface Measured {
+  name: string;
+  title: string;
+  requests_per_second: number;
+  latency_p50_ms: number;
+  latency_p99_ms: number;
+  requests: number;
+  errors: number;
+  non_2xx: number;
+  peak_rss_mb: number;
+}
+
+/** Cycles through `values`, one per request. */
+function cycle<T>(values: T[]): () => T {
+  let next = 0;
+  return () => values[next++ % values.length] as T;
+}
+
+/** A spread of seeded handles from across the collection (not only the newest). */
+function spread(handles: string[], count = 1000): string[] {
+  const step = Math.max(1, Math.floor(handles.length / count));
+  return handles.filter((_, index) => index % step === 0).slice(0, count);
+}
+
+const entriesPath = (seeded: Seeded) => `/v1/accounts/${seeded.accountId}/collections/post/entries`;
+const auth = (seeded: Seeded) => ({ authorization: `Bearer ${seeded.token}` });
+
+export const entryRead = (seeded: Seeded) => {
+  const handle = cycle(spread(seeded.postHandles));
+  return (request: any) => ({ ...request, path: `${entriesPath(seeded)}/${handle()}` });
+};
+
+export const workloads: Workload[] = [
+  {
+    name: "rest_entry",
+    title: "REST GET one entry by handle",
+    request: (seeded) => ({ method: "GET", headers: auth(seeded), setupRequest: entryRead(seeded) }),
+  },
+  {
+    name: "rest_list_page_1",
+    title: "REST list, page 1 (20 entries)",
+    request: (seeded) => ({ method: "GET", headers: auth(seeded), path: `${entriesPath(seeded)}?page=1` }),
+  },
+  {
+    name: "rest_list_page_2000",
+    title: "REST list, page 2,000",
+    request: (seeded) => ({ method: "GET", headers: auth(seeded), path: `${entriesPath(seeded)}?page=2000` }),
+  },
+  {
+    name: "graphql_list",
+    title: "GraphQL list of 20, entity fields expanded",
+    request: (seeded) => ({
+      method: "POST",
+      path: "/graphql",
+      headers: { ...auth(seeded), "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `query List($account: ID!) { entries(account_id: $account, collection_id: "post", page: 1) {
+          data { id handle title content_path published_at values } pagination { total } } }`,
+        variables: { account: seeded.accountId },
+      }),
+    }),
+  },
+  {
+    name: "site_entry",
+    title: "Site entry page render",
+    request: (seeded) => {
+      const handle = cycle(spread(seeded.postHandles));
+      return {
+        method: "GET",
+        headers: { host: seeded.domain },
+        setupRequest: (request: any) => ({ ...request, path: `/blog/${handle()}` }),
+      };
+    },
+  },
+  {
+    name: "site_index",
+    title: "Site index page render",
+    request: (seeded) => ({ method: "GET", headers: { host: seeded.domain }, path: "/blog" }),
+  },
+  {
+    // Last: it adds entries.
+    name: "rest_create",
+    title: "REST create entry",
+    request: (seeded) => {
+      let next = 0;
+      const run = Date.now().toString(36);
+      return {
+        method: "POST",
+        headers: { ...auth(seeded), "content-type": "application/json" },
+        path: entriesPath(seeded),
+        setupRequest: (request: any) => ({
+          ...request,
+          body: JSON.stringify({
+            handle: `new-${run}-${next++}`,
+            title: "A new post",
+            summary: "Written by the bench",
+            body: "<p>Fresh <em>content</em>.</p>",
+            rating: 4,
+            author: seeded.authorId,
+          }),
+        }),
+      };
+    },
+  },
+];
+
+export const settings = {
+  connections: 10,
+  duration: Number(process.env.BENCH_DURATION ?? 10),
+  warmup: Number(process.env.BENCH_WARMUP ?? 2),
+};
+
+export async function measure(
+  url: string,
+  options: RequestOptions,
+  duration = settings.duration,
+): Promise<autocannon.Result> {
+  const { setupRequest, ...request } = options;
+  return autocannon({
+    url,
+    connections: settings.connections,
+    duration,
+    requests: [{ ...request, ...(setupRequest && { setupRequest }) }] as autocannon.Request[],
+  });
+}
+
+export function summarize(
+  name: string,
+  title: string,
+  result: autocannon.Result,
+  peakRssMb: number,
+): Measured {
+  return {
+    name,
+    title,
+    requests_per_second: Math.round(result.requests.average),
+    latency_p50_ms: result.latency.p50,
+    latency_p99_ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non_2xx: result.non2xx,
+    peak_rss_mb: Math.round(peakRssMb),
+  };
+}
