@@ -1,34 +1,89 @@
-// The HTTP application: one fetch handler that hands each request to its transport.
+// The HTTP application: one fetch handler that hands each request to its transport, after the
+// transport-level guards every request passes: the rate limit (API and form posts) and a hard timeout.
+import type { IncomingMessage } from "node:http";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { Config } from "./config.ts";
 import { type Database, ping } from "./db/client.ts";
 import { createGraphQLHandler } from "./graphql.ts";
+import { createRateLimiter, type RateLimiter, tooManyRequests } from "./rate-limit/index.ts";
+import { clientIp, rateLimitKey } from "./rate-limit/request.ts";
 import { createSiteHandler } from "./render/index.ts";
+import { log } from "./request-log.ts";
 import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
 import type { ContextDeps } from "./schema/context.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
 import type { Storage } from "./storage/local.ts";
 
+type AppConfig = Pick<
+  Config,
+  | "jsonBodyLimit"
+  | "uploadLimit"
+  | "rateLimitPerMinute"
+  | "redisUrl"
+  | "redisPrefix"
+  | "requestTimeoutMs"
+  | "trustProxy"
+>;
+
 export function createApp(
   database: Database,
   storage: Storage,
-  config: Pick<Config, "jsonBodyLimit" | "uploadLimit">,
+  config: AppConfig,
+  limiter: RateLimiter = createRateLimiter(
+    { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
+    log,
+  ),
 ) {
   const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema);
   const site = createSiteHandler(schema);
 
-  return createServerAdapter(async (request: Request) => {
+  async function dispatch(request: Request, pathname: string, ip: string): Promise<Response> {
+    const context = createContext(deps, request);
+    const isGraphQL = pathname === "/graphql";
+    const isApi = isGraphQL || pathname === "/v1" || pathname.startsWith("/v1/");
+    // Site pages are public and cacheable; only what writes (form submissions) is limited, by IP.
+    const limited = isApi || (request.method !== "GET" && request.method !== "HEAD");
+    if (limited) {
+      const decision = await limiter.check(isApi ? await rateLimitKey(context, ip) : `ip:${ip}`);
+      if (decision && !decision.allowed) return tooManyRequests(decision, isGraphQL);
+    }
+    if (isGraphQL) return graphql(request, context);
+    if (isApi) return rest(request, context);
+    return site(request, context);
+  }
+
+  return createServerAdapter<{ req?: IncomingMessage }>(async (request, server) => {
     const { pathname } = new URL(request.url);
     if (pathname === "/healthz") return json({ status: "ok" });
     if (pathname === "/readyz") {
       const ready = await ping(database.db);
       return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);
     }
-    if (pathname === "/graphql") return graphql(request, createContext(deps, request));
-    if (pathname === "/v1" || pathname.startsWith("/v1/")) return rest(request, createContext(deps, request));
-    return site(request, createContext(deps, request));
+    return withTimeout(
+      config.requestTimeoutMs,
+      dispatch(request, pathname, clientIp(server.req, config.trustProxy)),
+    );
   });
+}
+
+/**
+ * The answer, or 503 once `ms` have passed: a stuck database or a client trickling its body cannot hold
+ * a request open for ever. The work itself is not cancelled; its late result is dropped.
+ */
+async function withTimeout(ms: number, answer: Promise<Response>): Promise<Response> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Response>((resolve) => {
+    timer = setTimeout(
+      () => resolve(json({ error: `Request timed out after ${ms} ms`, details: [] }, 503)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([answer, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

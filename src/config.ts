@@ -11,9 +11,22 @@ export interface Config {
   jsonBodyLimit: number;
   /** Largest uploaded file, in bytes (CMS_UPLOAD_LIMIT); for JSON uploads, the base64 text counts. */
   uploadLimit: number;
+  /** API requests per minute per token (per client IP without a token); 0 = no limit. */
+  rateLimitPerMinute: number;
+  /** redis://… shares rate-limit counters between processes; otherwise they are kept in memory. */
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  /** Answer 503 to a request not answered within this time (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Close a connection whose request headers have not all arrived within this time (slowloris). */
+  headersTimeoutMs: number;
+  /** Take the client IP from the last X-Forwarded-For address (TRUST_PROXY=true, behind a reverse proxy). */
+  trustProxy: boolean;
 }
 
 export const DEFAULT_UPLOAD_LIMIT = 25 * 1024 * 1024;
+/** Enough for a site build paging through every entry, low enough to blunt scraping and brute force. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -23,7 +36,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     jsonBodyLimit: 2 * 1024 * 1024,
     uploadLimit: byteCount(env.CMS_UPLOAD_LIMIT, "CMS_UPLOAD_LIMIT", DEFAULT_UPLOAD_LIMIT),
+    rateLimitPerMinute: whole(
+      env.RATE_LIMIT_PER_MINUTE,
+      "RATE_LIMIT_PER_MINUTE",
+      DEFAULT_RATE_LIMIT_PER_MINUTE,
+      0,
+    ),
+    redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.RATE_LIMIT_REDIS_PREFIX || "cms:rate:",
+    requestTimeoutMs: whole(env.REQUEST_TIMEOUT_MS, "REQUEST_TIMEOUT_MS", 30_000, 1),
+    headersTimeoutMs: whole(env.HEADERS_TIMEOUT_MS, "HEADERS_TIMEOUT_MS", 10_000, 1),
+    trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
   };
+}
+
+function whole(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < min)
+    throw new Error(`${name} must be a whole number >= ${min}`);
+  return number;
 }
 
 function byteCount(value: string | undefined, name: string, fallback: number): number {

@@ -6,6 +6,7 @@ import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { createRateLimiter } from "./rate-limit/index.ts";
 import { log, withRequestLog } from "./request-log.ts";
 import { createLocalStorage } from "./storage/local.ts";
 
@@ -16,9 +17,20 @@ if (applied.length > 0) log({ level: "info", msg: "migrations applied", migratio
 
 const storage = await createLocalStorage(join(config.dataDir, "assets"));
 
-const app = createApp(database, storage, config);
+const limiter = createRateLimiter(
+  { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
+  log,
+);
+const app = createApp(database, storage, config, limiter);
 let shuttingDown = false;
 const server = createServer(
+  {
+    // Slowloris: headers must all arrive within headersTimeoutMs, the whole request (body included)
+    // within the request timeout; checked every second (Node's default is every 30 s).
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs),
+    connectionsCheckingInterval: 1_000,
+  },
   withRequestLog((request, response) => {
     // Requests still arriving on kept-alive connections during shutdown are answered, then the
     // connection closes.
@@ -48,7 +60,7 @@ function shutdown(signal: string) {
   shuttingDown = true;
   log({ level: "info", msg: "shutting down", signal });
   server.close(async () => {
-    await database.db.$disconnect();
+    await Promise.all([database.db.$disconnect(), limiter.close()]);
     process.exit(0);
   });
   server.closeIdleConnections();

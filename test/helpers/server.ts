@@ -23,6 +23,8 @@ export interface TestServer {
    * new one on the same database and data directory; the new server's stop() drops them.
    */
   restart(extraEnv?: NodeJS.ProcessEnv): Promise<TestServer>;
+  /** A second process on the same database and data directory, running alongside; its stop() keeps them. */
+  twin(extraEnv?: NodeJS.ProcessEnv): Promise<TestServer>;
 }
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -116,6 +118,9 @@ async function spawnServer(database: TestDatabase, extraEnv: NodeJS.ProcessEnv):
     async restart(nextEnv = extraEnv) {
       await stopProcess(child);
       return spawnServer(database, nextEnv);
+    },
+    twin(twinEnv = extraEnv) {
+      return spawnServer({ ...database, drop: async () => {} }, twinEnv);
     },
   };
 }

@@ -1,0 +1,72 @@
+// Per-client rate limiting of the API (RATE_LIMIT_PER_MINUTE, 0 = off): each API token has its own
+// budget per minute, and so has each client IP address for requests without a valid token. Counted in
+// memory by default, in Redis when REDIS_URL is set (shared by every process using it). Over the budget,
+// the answer is 429 with Retry-After and the usual error body.
+import type { Log } from "../request-log.ts";
+import { createRedisStore } from "./redis.ts";
+import { type CounterStore, createMemoryStore } from "./window.ts";
+
+export interface RateLimitConfig {
+  /** Requests per minute per key; 0 turns limiting off. */
+  perMinute: number;
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key (RATE_LIMIT_REDIS_PREFIX). */
+  redisPrefix: string;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the budget is renewed (at least 1). */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request for `key` (`token:<id>` or `ip:<address>`); undefined when limiting is off or unavailable. */
+  check(key: string): Promise<RateLimitDecision | undefined>;
+  close(): Promise<void>;
+}
+
+const WINDOW_MS = 60_000;
+
+export function createRateLimiter(config: RateLimitConfig, log: Log): RateLimiter {
+  if (config.perMinute <= 0) return { check: async () => undefined, close: async () => {} };
+  const store: CounterStore = config.redisUrl
+    ? createRedisStore(config.redisUrl, config.redisPrefix, log)
+    : createMemoryStore();
+  return {
+    async check(key) {
+      const window = await store.hit(key, WINDOW_MS);
+      if (!window) return undefined;
+      return {
+        allowed: window.count <= config.perMinute,
+        limit: config.perMinute,
+        remaining: Math.max(0, config.perMinute - window.count),
+        retryAfterSeconds: Math.max(1, Math.ceil(window.resetInMs / 1000)),
+      };
+    },
+    close: () => store.close(),
+  };
+}
+
+/** The 429 answer: the documented error body, Retry-After and the budget in RateLimit-* headers. */
+export function tooManyRequests(decision: RateLimitDecision, graphql: boolean): Response {
+  const error = `Too many requests: the limit is ${decision.limit} a minute; retry in ${decision.retryAfterSeconds} s`;
+  const body = {
+    error,
+    details: [],
+    // GraphQL clients look for `errors`.
+    ...(graphql && { errors: [{ message: error, extensions: { code: "RATE_LIMITED" } }] }),
+  };
+  return new Response(JSON.stringify(body), {
+    status: 429,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "retry-after": String(decision.retryAfterSeconds),
+      "ratelimit-limit": String(decision.limit),
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": String(decision.retryAfterSeconds),
+    },
+  });
+}

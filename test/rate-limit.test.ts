@@ -1,0 +1,162 @@
+// Per-client rate limiting (RATE_LIMIT_PER_MINUTE): 429 with Retry-After and the documented error body,
+// a budget per API token shared by REST and GraphQL, per client IP without a valid token; counted in
+// memory, or in Redis (REDIS_URL) shared by every server process using it; Redis down lets requests
+// through with a logged warning.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryStore } from "../src/rate-limit/window.ts";
+import { type ApiResponse, api, request } from "./helpers/api.ts";
+import { expectError, expectErrorBody } from "./helpers/assertions.ts";
+import { createAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+
+const LIMIT = 5;
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const servers: TestServer[] = [];
+
+async function serve(env: NodeJS.ProcessEnv): Promise<TestServer> {
+  const server = await startServer(env);
+  servers.push(server);
+  return server;
+}
+afterAll(() => Promise.all(servers.map((server) => server.stop())));
+
+function expectTooMany(response: ApiResponse): void {
+  expectError(response, 429);
+  expect(response.body.error).toMatch(/too many requests/i);
+  const retryAfter = Number(response.headers.get("retry-after"));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(response.headers.get("ratelimit-limit")).toBe(String(LIMIT));
+}
+
+function graphql(server: TestServer, token: string | undefined): Promise<ApiResponse> {
+  return request(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify({ query: "{ __typename }" }),
+  });
+}
+
+describe("in memory", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await serve({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+  });
+
+  it("answers 429 with Retry-After and the error body past the token's budget; other tokens are unaffected", async () => {
+    const [first, second] = await Promise.all([createAccount(server, "A"), createAccount(server, "B")]);
+    const a = api(server, first);
+    const b = api(server, second);
+    for (let i = 0; i < LIMIT; i++) expect((await a.get("/collections")).status).toBe(200);
+    expectTooMany(await a.get("/collections"));
+    expectTooMany(await a.post("/collections", { collection: { title: "Blocked" } }));
+    const other = await b.get("/collections");
+    expect(other.status).toBe(200);
+    expect(other.body).toMatchObject({ data: [] });
+  });
+
+  it("counts REST and GraphQL against one budget per token, and answers GraphQL's 429 with both error shapes", async () => {
+    const account = await createAccount(server, "Mixed");
+    const rest = api(server, account);
+    for (let i = 0; i < 3; i++) expect((await rest.get("/collections")).status).toBe(200);
+    for (let i = 0; i < LIMIT - 3; i++) {
+      const answer = await graphql(server, account.token);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body).toEqual({ data: { __typename: "Query" } });
+    }
+    const refused = await graphql(server, account.token);
+    expectErrorBody(refused, 429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.body.errors).toEqual([
+      { message: refused.body.error, extensions: { code: "RATE_LIMITED" } },
+    ]);
+    expectTooMany(await rest.get("/collections"));
+  });
+
+  it("limits requests without a valid token by client IP, made-up tokens included", async () => {
+    const account = await createAccount(server, "Anonymous");
+    const path = `/v1/accounts/${account.account_id}/collections`;
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const token = `cms_${randomBytes(32).toString("base64url")}`;
+      statuses.push(
+        (await request(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status,
+      );
+    }
+    expect(statuses).toEqual(Array(LIMIT).fill(401));
+    expectTooMany(await request(`${server.url}${path}`));
+    // The valid token keeps its own budget.
+    expect((await api(server, account).get("/collections")).status).toBe(200);
+  });
+
+  it("leaves health checks unlimited", async () => {
+    for (let i = 0; i < LIMIT * 2; i++) expect((await request(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("the in-memory window", () => {
+  it("starts a new count once the minute that began with the first request has passed", async () => {
+    let now = 1_000;
+    const store = createMemoryStore(() => now);
+    expect(await store.hit("k", 60_000)).toEqual({ count: 1, resetInMs: 60_000 });
+    now += 59_000;
+    expect(await store.hit("k", 60_000)).toEqual({ count: 2, resetInMs: 1_000 });
+    expect(await store.hit("other", 60_000)).toEqual({ count: 1, resetInMs: 60_000 });
+    now += 1_000;
+    expect(await store.hit("k", 60_000)).toEqual({ count: 1, resetInMs: 60_000 });
+  });
+});
+
+describe("in Redis", () => {
+  it("shares one token's budget between two server processes", async () => {
+    const env = {
+      RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      REDIS_URL: redisUrl,
+      RATE_LIMIT_REDIS_PREFIX: `cms-test:${randomBytes(6).toString("hex")}:`,
+    };
+    const first = await serve(env);
+    const second = await first.twin(env);
+    servers.push(second);
+    const account = await createAccount(first, "Shared");
+    const viaFirst = api(first, account);
+    const viaSecond = api(second, account);
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++)
+      statuses.push((await (i % 2 ? viaSecond : viaFirst).get("/collections")).status);
+    expect(statuses).toEqual(Array(LIMIT).fill(200));
+    expectTooMany(await viaFirst.get("/collections"));
+    expectTooMany(await viaSecond.get("/collections"));
+    // Concurrent requests on both processes are counted atomically: none gets through.
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? viaSecond : viaFirst).get("/collections")),
+    );
+    expect(burst.map((response) => response.status)).toEqual(Array(10).fill(429));
+  });
+
+  it("counts a concurrent burst exactly: LIMIT answers, the rest 429", async () => {
+    const server = await serve({
+      RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      REDIS_URL: redisUrl,
+      RATE_LIMIT_REDIS_PREFIX: `cms-test:${randomBytes(6).toString("hex")}:`,
+    });
+    const client = api(server, await createAccount(server, "Burst"));
+    const burst = await Promise.all(Array.from({ length: 20 }, () => client.get("/collections")));
+    const statuses = burst.map((response) => response.status).sort();
+    expect(statuses).toEqual([...Array(LIMIT).fill(200), ...Array(20 - LIMIT).fill(429)]);
+  });
+
+  it("lets requests through with a logged warning when Redis cannot be reached", async () => {
+    const server = await serve({ RATE_LIMIT_PER_MINUTE: "1", REDIS_URL: "redis://127.0.0.1:1" });
+    const client = api(server, await createAccount(server, "Open"));
+    for (let i = 0; i < 4; i++) {
+      const response = await client.get("/collections");
+      expect(response.status, response.text).toBe(200);
+    }
+    const warnings = server.output.filter((line) => /"level":"warn".*rate limiter/.test(line));
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    // Logged once per outage, not once per request.
+    expect(warnings.length).toBeLessThanOrEqual(2);
+  });
+});
