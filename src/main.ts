@@ -25,10 +25,11 @@ const app = createApp(database, storage, config, limiter);
 let shuttingDown = false;
 const server = createServer(
   {
-    // Slowloris: headers must all arrive within headersTimeoutMs, the whole request (body included)
-    // within the request timeout; checked every second (Node's default is every 30 s).
+    // Slowloris: headers must all arrive within headersTimeoutMs, checked every second (Node's default
+    // is every 30 s). A body still trickling in when the app's own timeout answers 503 has its
+    // connection closed once the whole request has taken longer than both timeouts together.
     headersTimeout: config.headersTimeoutMs,
-    requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs),
+    requestTimeout: config.requestTimeoutMs + config.headersTimeoutMs,
     connectionsCheckingInterval: 1_000,
   },
   withRequestLog((request, response) => {

@@ -1,0 +1,116 @@
+// Request timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS): a client trickling its headers (slowloris)
+// is cut off, a request whose body never completes is answered 503 with the error body, and the server
+// keeps answering everyone else meanwhile.
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "./helpers/api.ts";
+import { expectError } from "./helpers/assertions.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+
+let server: TestServer;
+let account: TestAccount;
+
+beforeAll(async () => {
+  server = await startServer({ REQUEST_TIMEOUT_MS: "1500", HEADERS_TIMEOUT_MS: "1000" });
+  account = await createAccount(server, "Timeouts");
+});
+afterAll(() => server?.stop());
+
+interface RawExchange {
+  socket: Socket;
+  /** Everything the server sent, once it closed the connection. */
+  closed: Promise<{ text: string; afterMs: number }>;
+}
+
+function openRaw(): Promise<RawExchange> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      const started = Date.now();
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk) => chunks.push(chunk));
+      const closed = new Promise<{ text: string; afterMs: number }>((done) =>
+        socket.on("close", () =>
+          done({ text: Buffer.concat(chunks).toString(), afterMs: Date.now() - started }),
+        ),
+      );
+      resolve({ socket, closed });
+    });
+    socket.on("error", () => {});
+    socket.once("error", reject);
+  });
+}
+
+async function stillServes(): Promise<void> {
+  const response = await request(`${server.url}/v1/accounts/${account.account_id}/collections`, {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
+  expect(response.status, response.text).toBe(200);
+}
+
+describe("slow clients", () => {
+  it("closes a connection whose headers trickle in for longer than HEADERS_TIMEOUT_MS", async () => {
+    const raw = await openRaw();
+    raw.socket.write(`GET /v1/accounts/${account.account_id}/collections HTTP/1.1\r\nHost: x\r\n`);
+    // One more header line every 200 ms, for ever: each keeps the connection alive but never ends.
+    const trickle = setInterval(() => raw.socket.writable && raw.socket.write("X-Slow: 1\r\n"), 200);
+    try {
+      await stillServes();
+      const { text, afterMs } = await raw.closed;
+      expect(afterMs).toBeLessThan(5_000);
+      expect(text === "" || text.startsWith("HTTP/1.1 408")).toBe(true);
+    } finally {
+      clearInterval(trickle);
+      raw.socket.destroy();
+    }
+    await stillServes();
+  });
+
+  it("answers 503 with the error body when a request body never completes, then closes the connection", async () => {
+    const raw = await openRaw();
+    raw.socket.write(
+      [
+        `POST /v1/accounts/${account.account_id}/collections HTTP/1.1`,
+        "Host: x",
+        `Authorization: Bearer ${account.token}`,
+        "Content-Type: application/json",
+        "Content-Length: 1000",
+        "",
+        '{"collection": {"title": "Sl',
+      ].join("\r\n"),
+    );
+    try {
+      await stillServes();
+      const { text, afterMs } = await raw.closed;
+      expect(afterMs).toBeLessThan(6_000);
+      // The 503 (chunked), then Node's 408 as it closes the connection whose body never came.
+      expect(text).toMatch(/^HTTP\/1\.1 503 /);
+      const body = /\{.*\}/.exec(text)?.[0] ?? "";
+      const parsed = JSON.parse(body);
+      const headers = new Headers({ "content-type": "application/json" });
+      expectError({ status: 503, headers, body: parsed, text: body }, 503);
+      expect(parsed.error).toMatch(/timed out/);
+    } finally {
+      raw.socket.destroy();
+    }
+    await stillServes();
+    // Nothing half-sent was stored.
+    const list = await request(`${server.url}/v1/accounts/${account.account_id}/collections`, {
+      headers: { authorization: `Bearer ${account.token}` },
+    });
+    expect(list.body.data).toEqual([]);
+  });
+
+  it("keeps serving while many slow clients hold connections", async () => {
+    const raws = await Promise.all(Array.from({ length: 50 }, () => openRaw()));
+    for (const raw of raws) raw.socket.write("GET / HTTP/1.1\r\n");
+    try {
+      for (let i = 0; i < 5; i++) await stillServes();
+      const closed = await Promise.all(raws.map((raw) => raw.closed));
+      for (const { afterMs } of closed) expect(afterMs).toBeLessThan(5_000);
+    } finally {
+      for (const raw of raws) raw.socket.destroy();
+    }
+  });
+});
