@@ -319,6 +319,109 @@ describe("forms on the site", () => {
   });
 });
 
+describe("query and paginate tags", () => {
+  beforeAll(async () => {
+    for (const handle of ["latest", "media"]) {
+      await expectCreated(
+        client.post("/collections/pages/entries", {
+          handle,
+          title: handle[0]?.toUpperCase() + handle.slice(1),
+          template_handle: handle,
+        }),
+      );
+    }
+    await expectCreated(
+      client.post("/collections", {
+        name: "Notes",
+        handle: "notes",
+        routing: "notes/:handle",
+        blueprint: { fields: [] },
+      }),
+    );
+    // 101 published notes: one more than a query may show on a page.
+    for (let batch = 0; batch < 101; batch += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, 101 - batch) }, (_, i) =>
+          expectCreated(
+            client.post("/collections/notes/entries", { handle: `n${batch + i}`, title: `N${batch + i}` }),
+          ),
+        ),
+      );
+    }
+  });
+
+  it("query lists a page of a collection's published entries in the asked order, with total and pagination", async () => {
+    const first = await page("/latest");
+    expect(first.status).toBe(200);
+    // The unpublished "Draft" is neither listed nor counted.
+    expect(first.text).toContain('<ul class="latest"><li>Post 3</li><li>Post 2</li></ul>');
+    expect(first.text).toContain('<p class="query">total=3 page=1/2 prev= next=/latest?page=2</p>');
+    const second = await page("/latest?page=2");
+    expect(second.text).toContain('<ul class="latest"><li>Post 1</li></ul>');
+    expect(second.text).toContain('<p class="query">total=3 page=2/2 prev=/latest next=</p>');
+    expect(second.text).not.toContain("Draft");
+  });
+
+  it("query shows at most 100 entries a page, and nothing for an unknown collection", async () => {
+    const { text } = await page("/latest");
+    expect(text).toContain('<p class="capped">per_page=100 shown=100 total=101</p>');
+    expect(text).toContain('<p class="unknown">total=0 shown=0</p>');
+  });
+
+  it("paginate shows the request's page of a collection's entries, the paginate object and default_pagination", async () => {
+    const first = await page("/latest");
+    expect(first.text).toContain('<ol class="paged"><li>p1</li><li>p2</li></ol>');
+    expect(first.text).toContain('<p class="paginate">1/2 items=3 size=2 offset=0</p>');
+    expect(first.text).toContain(
+      '<nav class="pagination"><span class="page current">1</span> <span class="page"><a href="/latest?page=2">2</a></span> <span class="next"><a href="/latest?page=2">Next &raquo;</a></span></nav>',
+    );
+    const second = await page("/latest?page=2");
+    expect(second.text).toContain('<ol class="paged"><li>p3</li></ol>');
+    expect(second.text).toContain('<p class="paginate">2/2 items=3 size=2 offset=2</p>');
+    expect(second.text).toContain(
+      '<nav class="pagination"><span class="prev"><a href="/latest">&laquo; Previous</a></span> <span class="page"><a href="/latest">1</a></span> <span class="page current">2</span></nav>',
+    );
+  });
+
+  it("paginate slices any other array", async () => {
+    expect((await page("/latest")).text).toContain('<p class="letters">abc of 5</p>');
+    expect((await page("/latest?page=2")).text).toContain('<p class="letters">de of 5</p>');
+  });
+});
+
+describe("asset filters", () => {
+  it("asset_url encodes each path segment and keeps absolute URLs", async () => {
+    const { text, status } = await page("/media");
+    expect(status).toBe(200);
+    expect(text).toContain(
+      '<p class="asset-url">/assets/img/logo%20one.png /assets/app.js https://cdn.test/x.css</p>',
+    );
+  });
+
+  it("image_tag, script_tag and stylesheet_tag write escaped attributes", async () => {
+    const { text } = await page("/media");
+    expect(text).toContain(
+      '<p class="image"><img src="/assets/logo.png" alt="Our &quot;logo&quot;" class="brand" width="120"></p>',
+    );
+    expect(text).toContain(
+      '<p class="script"><script src="/assets/app.js" type="text/javascript"></script></p>',
+    );
+    expect(text).toContain(
+      '<p class="stylesheet"><link href="/assets/site.css" rel="stylesheet" type="text/css" media="all"></p>',
+    );
+  });
+
+  it("video_player plays a video file in <video> and embeds YouTube", async () => {
+    const { text } = await page("/media");
+    expect(text).toContain(
+      '<p class="video"><video controls playsinline preload="metadata" autoplay muted><source src="/assets/clips/intro.mp4" type="video/mp4"></video></p>',
+    );
+    expect(text).toContain(
+      '<p class="embed"><iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ" title="Video" allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture" allowfullscreen loading="lazy"></iframe></p>',
+    );
+  });
+});
+
 describe("crawlers and CMS assets", () => {
   it("lists published sitemap entries and index pages in /sitemap.xml, which /robots.txt names", async () => {
     const robots = await page("/robots.txt");
@@ -445,5 +548,27 @@ describe("isolation and limits", () => {
     expect(response.text).toBe("This page could not be rendered.\n");
     expect(Date.now() - started).toBeLessThan(10_000);
     expect((await page("/blog/p1")).status).toBe(200);
+  });
+});
+
+describe("parsed template cache", () => {
+  it("renders an edited template and an edited partial on the next request", async () => {
+    expect((await page("/media")).text).toContain("<h1>Media</h1>");
+    const edited = await client.put("/templates/media", {
+      template: { html: '<h1 class="v2">{{ title }}</h1>' },
+    });
+    expect(edited.status).toBe(200);
+    const after = await page("/media");
+    expect(after.text).toContain('<h1 class="v2">Media</h1>');
+    expect(after.text).not.toContain('class="asset-url"');
+
+    const byline = readFileSync(new URL("byline.liquid", themeDir), "utf8");
+    expect((await page("/blog/p1")).text).toContain('<small class="byline">by Post 1</small>');
+    await client.put("/templates/byline", {
+      template: { html: '<small class="byline">v2 {{ name }}</small>' },
+    });
+    expect((await page("/blog/p1")).text).toContain('<small class="byline">v2 Post 1</small>');
+    await client.put("/templates/byline", { template: { html: byline } });
+    expect((await page("/blog/p1")).text).toContain('<small class="byline">by Post 1</small>');
   });
 });

@@ -13,55 +13,51 @@ import {
 } from "liquidjs";
 import { parseBlockBody } from "../schema/templates/liquid.ts";
 import { escapeHtml } from "./html.ts";
-import type { SiteForm } from "./site-data.ts";
+import { renderScope } from "./render-scope.ts";
 
 const HONEYPOT =
   '<div class="cms-hp" aria-hidden="true"><label>Website<input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>';
 
-export function formForTag(forms: Record<string, SiteForm>) {
-  return class FormFor extends Tag {
-    private templates: Template[];
-    private handle: string | undefined;
-    private options: Hash;
+export class FormFor extends Tag {
+  private templates: Template[];
+  private handle: string | undefined;
+  private options: Hash;
 
-    constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
-      super(token, remainTokens, liquid);
-      const positional = /^\s*(['"])(.*?)\1\s*,?\s*([\s\S]*)$/.exec(token.args);
-      this.handle = positional?.[2];
-      this.options = new Hash(positional ? (positional[3] ?? "") : token.args);
-      this.templates = parseBlockBody(token, remainTokens, parser, "form_for");
-    }
+  constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
+    super(token, remainTokens, liquid);
+    const positional = /^\s*(['"])(.*?)\1\s*,?\s*([\s\S]*)$/.exec(token.args);
+    this.handle = positional?.[2];
+    this.options = new Hash(positional ? (positional[3] ?? "") : token.args);
+    this.templates = parseBlockBody(token, remainTokens, parser, "form_for");
+  }
 
-    *render(
-      ctx: Parameters<Tag["render"]>[0],
-      emitter: Parameters<Tag["render"]>[1],
-    ): Generator<unknown, void, unknown> {
-      const options = (yield this.options.render(ctx)) as Record<string, unknown>;
-      const handle = this.handle ?? String(options.form ?? "");
-      const form = forms[handle];
-      if (!form) {
-        emitter.write(`<!-- form '${escapeHtml(handle)}' not found -->`);
-        return;
-      }
-      const redirect = options.redirect ?? form.redirect_url;
-      const message = options.success_message ?? form.success_message;
-      const attributes = [
-        'method="post"',
-        `action="/cms/${escapeHtml(handle)}/submit"`,
-        'enctype="multipart/form-data"',
-        `class="${escapeHtml(["cms-form", options.class].filter(Boolean).join(" "))}"`,
-        options.id ? `id="${escapeHtml(options.id)}"` : "",
-      ].filter(Boolean);
-      emitter.write(`<form ${attributes.join(" ")}>`);
-      if (redirect)
-        emitter.write(`<input type="hidden" name="redirect_url" value="${escapeHtml(redirect)}">`);
-      if (message)
-        emitter.write(`<input type="hidden" name="success_message" value="${escapeHtml(message)}">`);
-      if (form.honeypot_enabled) emitter.write(HONEYPOT);
-      ctx.push({ form });
-      yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
-      ctx.pop();
-      emitter.write("</form>");
+  *render(
+    ctx: Parameters<Tag["render"]>[0],
+    emitter: Parameters<Tag["render"]>[1],
+  ): Generator<unknown, void, unknown> {
+    const options = (yield this.options.render(ctx)) as Record<string, unknown>;
+    const handle = this.handle ?? String(options.form ?? "");
+    const form = renderScope().forms[handle];
+    if (!form) {
+      emitter.write(`<!-- form '${escapeHtml(handle)}' not found -->`);
+      return;
     }
-  };
+    const redirect = options.redirect ?? form.redirect_url;
+    const message = options.success_message ?? form.success_message;
+    const attributes = [
+      'method="post"',
+      `action="/cms/${escapeHtml(handle)}/submit"`,
+      'enctype="multipart/form-data"',
+      `class="${escapeHtml(["cms-form", options.class].filter(Boolean).join(" "))}"`,
+      options.id ? `id="${escapeHtml(options.id)}"` : "",
+    ].filter(Boolean);
+    emitter.write(`<form ${attributes.join(" ")}>`);
+    if (redirect) emitter.write(`<input type="hidden" name="redirect_url" value="${escapeHtml(redirect)}">`);
+    if (message) emitter.write(`<input type="hidden" name="success_message" value="${escapeHtml(message)}">`);
+    if (form.honeypot_enabled) emitter.write(HONEYPOT);
+    ctx.push({ form });
+    yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
+    ctx.pop();
+    emitter.write("</form>");
+  }
 }

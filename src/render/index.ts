@@ -6,9 +6,10 @@ import type { GraphQLSchema } from "graphql";
 import type { Context } from "../schema/index.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
 import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
-import { createEngine } from "./engine.ts";
+import { engine } from "./engine.ts";
 import { renderNotFound, renderPage } from "./page.ts";
-import { loadSite } from "./site-data.ts";
+import { type RenderScope, withRenderScope } from "./render-scope.ts";
+import { loadEntryList, loadSite } from "./site-data.ts";
 import { handleSubmit, SUBMIT_PATH } from "./submit.ts";
 
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
@@ -26,24 +27,29 @@ export function createSiteHandler(schema: GraphQLSchema) {
     const own = cmsStatic(url.pathname);
     if (own) return own;
 
-    const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
-    const site = await loadSite(
-      schema,
-      ctx,
-      decodePath(url.pathname),
-      Number.isFinite(page) && page > 0 ? page : 1,
-    );
+    const requested = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
+    const page = Number.isFinite(requested) && requested > 0 ? requested : 1;
+    const site = await loadSite(schema, ctx, decodePath(url.pathname), page);
     if (!site) return html("Not found\n", 404);
     if (url.pathname === "/robots.txt") return robots(url.origin);
     if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
     if (site.feed) return rss(url.origin, site.feed);
-    const engine = createEngine(site.templates, site.forms);
-    const known = new Set(site.templates.map((template) => template.handle));
-    const has = (handle: string) => known.has(handle);
+    const scope: RenderScope = {
+      accountId: site.id,
+      templates: new Map(site.templates.map((template) => [template.handle, template.html])),
+      forms: site.forms,
+      page,
+      path: url.pathname,
+      entries: (args) => loadEntryList(schema, ctx, args),
+      hashes: new Map(),
+    };
+    const has = (handle: string) => scope.templates.has(handle);
     let body: string;
     try {
-      if (!site.page) return html(await renderNotFound(engine, site, url, has), 404);
-      body = await renderPage(engine, site, site.page, url, has);
+      const shown = site.page;
+      if (!shown)
+        return html(await withRenderScope(scope, () => renderNotFound(engine, site, url, has)), 404);
+      body = await withRenderScope(scope, () => renderPage(engine, site, shown, url, has));
     } catch (error) {
       console.error(
         JSON.stringify({

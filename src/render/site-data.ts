@@ -1,10 +1,14 @@
 // The renderer's data comes from the schema: one in-process GraphQL execution of `site` per page.
 import { execute, type GraphQLSchema, parse } from "graphql";
 import type { Context } from "../schema/index.ts";
+import type { EntryList, EntryListArgs } from "../schema/site/entry-list.ts";
+
+export type { EntryList, EntryListArgs };
 
 const pageQuery = parse(/* GraphQL */ `
   query SitePage($path: String!, $page: Int, $sitemap: Boolean!) {
     site {
+      id
       domain
       name
       page(path: $path, page: $page)
@@ -43,6 +47,7 @@ export interface Feed {
 }
 
 export interface SiteData {
+  id: string;
   domain: string;
   name: string;
   page: SitePage | null;
@@ -78,4 +83,43 @@ export async function loadSite(
   });
   if (result.errors?.length) throw result.errors[0];
   return (result.data?.site as SiteData | null) ?? null;
+}
+
+const entriesQuery = parse(/* GraphQL */ `
+  query SiteEntries(
+    $collection: String!
+    $order_by: String
+    $order_dir: String
+    $per_page: Int
+    $page: Int
+    $path: String
+  ) {
+    site {
+      entries(
+        collection: $collection
+        order_by: $order_by
+        order_dir: $order_dir
+        per_page: $per_page
+        page: $page
+        path: $path
+      )
+    }
+  }
+`);
+
+/** A page of a collection's published entries (the `query` and `paginate` tags); null when unknown. */
+export async function loadEntryList(
+  schema: GraphQLSchema,
+  ctx: Context,
+  args: EntryListArgs,
+): Promise<EntryList | null> {
+  const result = await execute({
+    schema,
+    document: entriesQuery,
+    contextValue: ctx,
+    variableValues: { ...args },
+  });
+  if (result.errors?.length) throw result.errors[0];
+  const site = result.data?.site as { entries: EntryList | null } | null | undefined;
+  return site?.entries ?? null;
 }

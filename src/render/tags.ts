@@ -1,17 +1,19 @@
-// The CMS's own tags and filters in templates. `cms_scripts` outputs the CMS stylesheet and script,
-// `form_for` a CMS form (form-for.ts); `query` and `paginate` render their body for now (their own
-// behaviour is still to come), so that themes using them render rather than fail.
+// The CMS's own tags in templates: `cms_scripts` outputs the CMS stylesheet and script, `form_for` a CMS
+// form (form-for.ts), `query` a page of a collection's entries (query-tag.ts) and `paginate` Shopify's
+// pagination (paginate-tag.ts, with its `default_pagination` filter).
 import { type Liquid, Tag } from "liquidjs";
-import { blockTag } from "../schema/templates/liquid.ts";
-import { formForTag } from "./form-for.ts";
-import type { SiteForm } from "./site-data.ts";
+import { FormFor } from "./form-for.ts";
+import { defaultPagination, PaginateTag } from "./paginate-tag.ts";
+import { QueryTag } from "./query-tag.ts";
 
 export const CMS_ASSETS =
   '<link rel="stylesheet" href="/cms/cms.css">\n<script src="/cms/cms.js" defer></script>';
 
-export function registerCmsTags(engine: Liquid, forms: Record<string, SiteForm>): void {
-  engine.registerTag("form_for", formForTag(forms));
-  for (const name of ["query", "paginate"]) engine.registerTag(name, blockTag(name));
+export function registerCmsTags(engine: Liquid): void {
+  engine.registerTag("form_for", FormFor);
+  engine.registerTag("query", QueryTag);
+  engine.registerTag("paginate", PaginateTag);
+  engine.registerFilter("default_pagination", defaultPagination);
   engine.registerTag(
     "cms_scripts",
     class extends Tag {
@@ -19,9 +21,5 @@ export function registerCmsTags(engine: Liquid, forms: Record<string, SiteForm>)
         emitter.write(CMS_ASSETS);
       }
     },
-  );
-  engine.registerFilter(
-    "asset_url",
-    (path: unknown) => `/assets/${String(path ?? "").replace(/^\/+|^assets\//g, "")}`,
   );
 }

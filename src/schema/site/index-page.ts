@@ -3,6 +3,7 @@
 import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
 import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
+import { type Pagination, paginationOf } from "./pagination.ts";
 import { visible } from "./scope.ts";
 
 export interface IndexPage {
@@ -12,7 +13,7 @@ export interface IndexPage {
   collection: { handle: string; name: string; schema_type: string | null };
   path: string;
   entries: EntryDrop[];
-  pagination: Record<string, unknown>;
+  pagination: Pagination;
 }
 
 const trimSlashes = (path: string) => path.replace(/^\/+|\/+$/g, "");
@@ -56,8 +57,6 @@ export async function indexAt(
   if (page > totalPages) return null;
   const base = `/${wanted}`.replace(/\/$/, "") || "/";
   const urlOf = (n: number) => (n === 1 ? base : `${base === "/" ? "" : base}/page/${n}`);
-  const previous = page > 1 ? page - 1 : null;
-  const next = page < totalPages ? page + 1 : null;
   return {
     kind: "index",
     template: collection.indexTemplateHandle,
@@ -65,17 +64,6 @@ export async function indexAt(
     collection: { handle: collection.handle, name: collection.name, schema_type: collection.schemaType },
     path: urlOf(page),
     entries: await Promise.all(rows.map((row) => entryDrop(ctx, scope, row))),
-    pagination: {
-      current_page: page,
-      total_pages: totalPages,
-      total_entries: total,
-      per_page: perPage,
-      previous_page: previous,
-      next_page: next,
-      has_previous: previous !== null,
-      has_next: next !== null,
-      previous_url: previous ? urlOf(previous) : null,
-      next_url: next ? urlOf(next) : null,
-    },
+    pagination: paginationOf(page, perPage, total, urlOf),
   };
 }

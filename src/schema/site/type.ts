@@ -3,6 +3,7 @@
 import { builder } from "../builder.ts";
 import { siteGlobals, siteNavigations, siteTemplates } from "./context-data.ts";
 import { entryPageAt } from "./entries.ts";
+import { entryList } from "./entry-list.ts";
 import { siteForms } from "./forms.ts";
 import { indexAt } from "./index-page.ts";
 import { feedAt, sitemapUrls } from "./sitemap.ts";
@@ -16,6 +17,7 @@ interface SiteRoot {
 
 const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
   fields: (t) => ({
+    id: t.exposeString("id"),
     domain: t.exposeString("domain"),
     name: t.exposeString("name"),
     page: t.field({
@@ -34,6 +36,23 @@ const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
         if (paged) return indexAt(ctx, scope, paged[1] || "/", Math.max(1, Number(paged[2])));
         return indexAt(ctx, scope, args.path, Math.max(1, args.page ?? 1));
       },
+    }),
+    entries: t.field({
+      type: "JSON",
+      nullable: true,
+      description:
+        "A page of a collection's published entries, for the `query` and `paginate` tags: " +
+        "{entries, total, pagination}; per_page 1 to 100 (default 20); order_by position, title, handle, " +
+        "published_at, created_at or updated_at, else site order; null for an unknown collection.",
+      args: {
+        collection: t.arg.string({ required: true }),
+        order_by: t.arg.string(),
+        order_dir: t.arg.string(),
+        per_page: t.arg.int(),
+        page: t.arg.int(),
+        path: t.arg.string({ description: "The page's path, base of the pagination URLs." }),
+      },
+      resolve: (site, args, ctx) => entryList(ctx, { accountId: site.id }, args),
     }),
     globals: t.field({
       type: "JSON",

@@ -1,0 +1,163 @@
+// The CMS filters beyond standard Liquid (decisions.md): `asset_url`, `image_tag`, `script_tag`,
+// `stylesheet_tag` and `video_player`, with Shopify-like output. Named arguments
+// (`image_tag: alt: "Logo", class: "hero"`) become attributes; every attribute value is HTML-escaped
+// and asset paths are percent-encoded, so neither can break out of the markup.
+import type { Liquid } from "liquidjs";
+import { escapeHtml } from "./html.ts";
+
+type Attributes = [name: string, value: unknown][];
+
+/** liquidjs hands named filter arguments over as `[name, value]` pairs. */
+function namedArguments(args: unknown[]): Attributes {
+  return args.filter(
+    (arg): arg is [string, unknown] => Array.isArray(arg) && arg.length === 2 && typeof arg[0] === "string",
+  );
+}
+
+const attributeName = /^[A-Za-z_:][-A-Za-z0-9_:.]*$/;
+
+/** ` name="value"` for each attribute; `true` is a bare attribute, `false`/nil leave it out. */
+function attributes(list: Attributes): string {
+  const seen = new Set<string>();
+  let out = "";
+  for (const [name, value] of list) {
+    const key = name.toLowerCase();
+    if (!attributeName.test(name) || seen.has(key)) continue;
+    seen.add(key);
+    if (value === false || value === null || value === undefined) continue;
+    out += value === true ? ` ${name}` : ` ${name}="${escapeHtml(value)}"`;
+  }
+  return out;
+}
+
+/** The URL of a value: a string, or an object with `url` (image and video fields, drops). */
+function urlOf(value: unknown): string {
+  if (typeof value === "string") return value.trim();
+  if (value && typeof value === "object") {
+    const { url, src } = value as Record<string, unknown>;
+    if (typeof url === "string") return url.trim();
+    if (typeof src === "string") return src.trim();
+  }
+  return "";
+}
+
+const absolute = /^(?:https?:)?\/\//i;
+/** Characters that could end an attribute or a URL in markup. */
+const unsafeInUrl = /["'<>`\s]/g;
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * `logo.png`, `img/logo.png`, `/logo.png` and `/assets/img/logo.png` -> `/assets/img/logo.png`, each
+ * segment percent-encoded once; http(s) and protocol-relative URLs are kept. A query or fragment stays.
+ */
+export function assetUrl(value: unknown): string {
+  const url = urlOf(value);
+  if (url === "") return "";
+  if (absolute.test(url)) return url.replace(unsafeInUrl, encodeURIComponent);
+  const [, path = "", suffix = ""] = /^([^?#]*)(.*)$/s.exec(url) ?? [];
+  const segments = path
+    .replace(/^\/+/, "")
+    .replace(/^assets\//, "")
+    .split("/")
+    .filter((segment) => segment !== "" && segment !== "." && segment !== "..")
+    .map((segment) => encodeURIComponent(decoded(segment)));
+  return `/assets/${segments.join("/")}${suffix.replace(unsafeInUrl, encodeURIComponent)}`;
+}
+
+/** A tag's source: a site path outside /assets as it is, anything else through asset_url. */
+function sourceOf(value: unknown): string {
+  const url = urlOf(value);
+  if (/^\/(?!\/)/.test(url) && !url.startsWith("/assets/"))
+    return url.replace(unsafeInUrl, encodeURIComponent);
+  return assetUrl(url);
+}
+
+export function imageTag(value: unknown, ...args: unknown[]): string {
+  const named = namedArguments(args);
+  const described = value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  const alt = named.find(([name]) => name === "alt")?.[1] ?? described.alt ?? described.title ?? "";
+  return `<img${attributes([["src", sourceOf(value)], ["alt", String(alt)], ...named])}>`;
+}
+
+export function scriptTag(value: unknown, ...args: unknown[]): string {
+  return `<script${attributes([["src", sourceOf(value)], ["type", "text/javascript"], ...namedArguments(args)])}></script>`;
+}
+
+export function stylesheetTag(value: unknown, ...args: unknown[]): string {
+  const named = namedArguments(args);
+  const media = named.find(([name]) => name === "media")?.[1] ?? "all";
+  return `<link${attributes([["href", sourceOf(value)], ["rel", "stylesheet"], ["type", "text/css"], ["media", media], ...named])}>`;
+}
+
+const youtube = /(?:youtube\.com\/(?:watch\?(?:.*&)?v=|embed\/|shorts\/)|youtu\.be\/)([\w-]{6,})/;
+const vimeo = /vimeo\.com\/(?:video\/)?(\d+)/;
+const videoTypes: Record<string, string> = {
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  webm: "video/webm",
+  ogv: "video/ogg",
+  ogg: "video/ogg",
+  mov: "video/quicktime",
+};
+
+/**
+ * A YouTube or Vimeo URL (or a video field's {url, video_id, thumbnail}) as the provider's embed
+ * iframe; a video file as `<video controls playsinline preload="metadata">` with one typed <source>.
+ * Options: autoplay, loop, muted, controls (default true), poster, and any other attribute.
+ */
+export function videoPlayer(value: unknown, ...args: unknown[]): string {
+  const named = namedArguments(args);
+  const url = urlOf(value);
+  if (url === "") return "";
+  const youtubeId = youtube.exec(url)?.[1];
+  const vimeoId = youtubeId ? undefined : vimeo.exec(url)?.[1];
+  if (youtubeId || vimeoId) {
+    const embed = youtubeId
+      ? `https://www.youtube-nocookie.com/embed/${encodeURIComponent(youtubeId)}`
+      : `https://player.vimeo.com/video/${vimeoId}`;
+    const iframeOptions = named.filter(
+      ([name]) => !["autoplay", "loop", "muted", "controls", "poster"].includes(name),
+    );
+    return `<iframe${attributes([
+      ["src", embed],
+      ["title", "Video"],
+      ...iframeOptions,
+      ["allow", "accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture"],
+      ["allowfullscreen", true],
+      ["loading", "lazy"],
+    ])}></iframe>`;
+  }
+  const src = sourceOf(value);
+  const extension = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(src)?.[1]?.toLowerCase() ?? "";
+  const thumbnail = value && typeof value === "object" ? (value as Record<string, unknown>).thumbnail : null;
+  const poster = named.find(([name]) => name === "poster")?.[1] ?? thumbnail;
+  const controls = named.find(([name]) => name === "controls")?.[1] ?? true;
+  return (
+    `<video${attributes([
+      ["controls", controls !== false],
+      ["playsinline", true],
+      ["preload", "metadata"],
+      ["poster", typeof poster === "string" && poster !== "" ? sourceOf(poster) : null],
+      ...named.filter(([name]) => name !== "poster" && name !== "controls"),
+    ])}>` +
+    `<source${attributes([
+      ["src", src],
+      ["type", videoTypes[extension] ?? null],
+    ])}></video>`
+  );
+}
+
+export function registerCmsFilters(engine: Liquid): void {
+  engine.registerFilter("asset_url", assetUrl);
+  engine.registerFilter("image_tag", imageTag);
+  engine.registerFilter("script_tag", scriptTag);
+  engine.registerFilter("stylesheet_tag", stylesheetTag);
+  engine.registerFilter("video_player", videoPlayer);
+}

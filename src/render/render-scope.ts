@@ -1,0 +1,49 @@
+// What one page render may reach: the account's templates and forms, the request's page number and the
+// schema-backed lists of the `query` and `paginate` tags. The Liquid engine (and its parse cache) is
+// shared by every account, so this per-request state travels in an AsyncLocalStorage around each render
+// rather than in the engine: a cached tag can never see another request's account.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash } from "node:crypto";
+import type { EntryList, EntryListArgs, SiteForm } from "./site-data.ts";
+
+export interface RenderScope {
+  accountId: string;
+  /** Template source by handle: the only files `{% render %}` and the page itself may read. */
+  templates: Map<string, string>;
+  forms: Record<string, SiteForm>;
+  /** The request's `?page=N` (1 when absent), for `query` and `paginate`. */
+  page: number;
+  /** The request's path, base of the page URLs of `query` and `paginate`. */
+  path: string;
+  /** A page of a collection's published entries, from the schema; null for an unknown collection. */
+  entries(args: EntryListArgs): Promise<EntryList | null>;
+  /** Content hash of a template, computed once per request. */
+  hashes: Map<string, string>;
+}
+
+const storage = new AsyncLocalStorage<RenderScope>();
+
+export function withRenderScope<T>(scope: RenderScope, render: () => Promise<T>): Promise<T> {
+  return storage.run(scope, render);
+}
+
+export function currentScope(): RenderScope | undefined {
+  return storage.getStore();
+}
+
+export function renderScope(): RenderScope {
+  const scope = storage.getStore();
+  if (!scope) throw new Error("no site request is being rendered");
+  return scope;
+}
+
+/** The content hash of the template `handle` in this render, or undefined when the account has none. */
+export function templateHash(scope: RenderScope, handle: string): string | undefined {
+  const cached = scope.hashes.get(handle);
+  if (cached) return cached;
+  const html = scope.templates.get(handle);
+  if (html === undefined) return undefined;
+  const hash = createHash("sha1").update(html).digest("base64url");
+  scope.hashes.set(handle, hash);
+  return hash;
+}

@@ -1,0 +1,81 @@
+// One page of a collection's published entries for the `query` and `paginate` tags (decisions.md:
+// `{% query collection: "posts", order_by: "position", order_dir: "asc", per_page: 10 %}`), at most 100
+// a page. Without order_by (or with one it does not know) the list is in site order.
+import type { Prisma } from "../../generated/sqlite/client.ts";
+import type { AccountScope } from "../access.ts";
+import type { Context } from "../context.ts";
+import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
+import { type Pagination, paginationOf, queryPageUrl } from "./pagination.ts";
+import { visible } from "./scope.ts";
+
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 20;
+
+export interface EntryListArgs {
+  collection: string;
+  order_by?: string | null;
+  order_dir?: string | null;
+  per_page?: number | null;
+  page?: number | null;
+  /** The page's path, base of the pagination URLs (`<path>?page=N`). */
+  path?: string | null;
+}
+
+export interface EntryList {
+  entries: EntryDrop[];
+  total: number;
+  pagination: Pagination;
+}
+
+const orderColumns = {
+  position: "position",
+  title: "title",
+  handle: "handle",
+  published_at: "publishedAt",
+  created_at: "createdAt",
+  updated_at: "updatedAt",
+} as const;
+
+function orderOf(args: EntryListArgs, orderable: string): Prisma.EntryOrderByWithRelationInput[] {
+  const column = orderColumns[(args.order_by ?? "") as keyof typeof orderColumns];
+  if (!column) return siteOrder(orderable);
+  const direction = String(args.order_dir ?? "").toLowerCase() === "desc" ? "desc" : "asc";
+  return [{ [column]: direction }, { id: direction }];
+}
+
+/** Bounds a template's per_page: 1 to 100, the default when absent or not a number. */
+export function perPageOf(value: number | null | undefined): number {
+  if (value === null || value === undefined || !Number.isFinite(value)) return DEFAULT_PER_PAGE;
+  return Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(value)));
+}
+
+/** The page, or null when the account has no collection `args.collection`. */
+export async function entryList(
+  ctx: Context,
+  scope: AccountScope,
+  args: EntryListArgs,
+): Promise<EntryList | null> {
+  const collection = await ctx.db.collection.findFirst({
+    where: { ...scope, handle: args.collection },
+    select: { id: true, orderable: true },
+  });
+  if (!collection) return null;
+  const perPage = perPageOf(args.per_page);
+  const page = Math.max(1, Math.min(Math.floor(args.page ?? 1) || 1, 1_000_000));
+  const where = { ...scope, ...visible, collectionId: collection.id };
+  const [total, rows] = await Promise.all([
+    ctx.db.entry.count({ where }),
+    ctx.db.entry.findMany({
+      where,
+      orderBy: orderOf(args, collection.orderable),
+      skip: (page - 1) * perPage,
+      take: perPage,
+      select: siteEntrySelect,
+    }),
+  ]);
+  return {
+    entries: await Promise.all(rows.map((row) => entryDrop(ctx, scope, row))),
+    total,
+    pagination: paginationOf(page, perPage, total, queryPageUrl(args.path || "/")),
+  };
+}
