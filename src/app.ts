@@ -41,7 +41,7 @@ export function createApp(
   const site = createSiteHandler(schema);
 
   async function dispatch(request: Request, pathname: string, ip: string): Promise<Response> {
-    const context = createContext(deps, request);
+    const context = createContext(deps, request, ip);
     const isGraphQL = pathname === "/graphql";
     const isApi = isGraphQL || pathname === "/v1" || pathname.startsWith("/v1/");
     // Site pages are public and cacheable; only what writes (form submissions) is limited, by IP.

@@ -1,6 +1,7 @@
 // The public site over HTTP: a small blog theme (test/fixtures/blog-theme) set up through the REST API and
 // rendered by Host, on the embedded database and on PostgreSQL.
 import { readdirSync, readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
@@ -316,6 +317,123 @@ describe("forms on the site", () => {
     expect(JSON.parse(spam.text)).toEqual({ ok: true, message: "Thanks!" });
     expect((await messages()).length).toBe(before);
     expect((await post("/cms/nope/submit", { a: "b" }, { accept: "application/json" })).status).toBe(404);
+  });
+});
+
+/** A raw POST to the site: the body as bytes, sent in `chunks` pieces (chunked when more than one). */
+function postRaw(path: string, body: Buffer, headers: Record<string, string>, chunks = 1) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const { port } = new URL(server.url);
+    const req = httpRequest(
+      { host: "127.0.0.1", port, path, method: "POST", headers: { host: acme.domain, ...headers } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    const size = Math.ceil(body.length / chunks);
+    for (let at = 0; at < body.length; at += size) req.write(body.subarray(at, at + size));
+    req.end();
+  });
+}
+
+/** A FormData as the multipart bytes and content type a browser would send. */
+async function multipart(form: FormData) {
+  const encoded = new Response(form);
+  return {
+    body: Buffer.from(await encoded.arrayBuffer()),
+    type: encoded.headers.get("content-type") ?? "",
+  };
+}
+
+const messageCount = async () =>
+  (await client.get("/collections/messages/entries")).body.pagination.total as number;
+
+describe("form bodies and the submission rate", () => {
+  it("accepts multipart posts as browsers send them, dropping file parts", async () => {
+    const form = new FormData();
+    form.append("fields[name]", "Multi");
+    form.append("fields[email]", "multi@x.test");
+    form.append("fields[message]", "Über 文字");
+    form.append("attachment", new Blob([Buffer.alloc(50_000, 1)]), "cv.pdf");
+    const { body, type } = await multipart(form);
+    const response = await postRaw("/cms/contact/submit", body, {
+      "content-type": type,
+      accept: "application/json",
+    });
+    expect(response.status, response.text).toBe(200);
+    const [stored] = await messages();
+    expect(stored).toMatchObject({ name: "Multi", email: "multi@x.test", message: "Über 文字" });
+  });
+
+  it("refuses bodies past 2 MB, declared or chunked, and values past 64 KB with 413, saving nothing", async () => {
+    const before = await messageCount();
+    const big = Buffer.from(
+      `fields[name]=Big&fields[email]=b%40x.test&fields[message]=${"a".repeat(3_000_000)}`,
+    );
+    const form = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+    const declared = await postRaw("/cms/contact/submit", big, form);
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.text)).toEqual({
+      error: "Request body too large",
+      details: [{ path: "body", message: "must be at most 2 MB" }],
+    });
+    const chunked = await postRaw("/cms/contact/submit", big, form, 30);
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.text).error).toBe("Request body too large");
+    const longValue = Buffer.from(
+      `fields[name]=L&fields[email]=l%40x.test&fields[message]=${"a".repeat(70_000)}`,
+    );
+    const tooLong = await postRaw("/cms/contact/submit", longValue, form);
+    expect(tooLong.status).toBe(413);
+    expect(JSON.parse(tooLong.text).details).toEqual([
+      { path: "fields[message]", message: "must be at most 64 KB" },
+    ]);
+    const garbage = await postRaw("/cms/contact/submit", Buffer.from("{}"), {
+      "content-type": "application/json",
+      accept: "application/json",
+    });
+    expect(garbage.status).toBe(400);
+    expect(await messageCount()).toBe(before);
+  });
+
+  it("limits how often one address may send a spam-checked form (429, not saved), and only such forms", async () => {
+    for (const [handle, spamCheck] of [
+      ["callback", true],
+      ["unchecked", false],
+    ] as const) {
+      await expectCreated(
+        client.post("/forms", {
+          title: handle,
+          handle,
+          collection_handle: "messages",
+          blueprint_handle: "messages",
+          spam_check_enabled: spamCheck,
+        }),
+      );
+    }
+    const send = (handle: string, n: number) =>
+      post(
+        `/cms/${handle}/submit`,
+        { "fields[name]": `Caller ${n}`, "fields[email]": "c@x.test" },
+        { accept: "application/json" },
+      );
+    const before = await messageCount();
+    for (let n = 1; n <= 10; n++) expect((await send("callback", n)).status).toBe(200);
+    const refused = await send("callback", 11);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.text)).toMatchObject({
+      error: "Too many submissions",
+      details: [{ path: "body", message: expect.stringMatching(/try again in \d+ s$/) }],
+    });
+    const page429 = await post("/cms/callback/submit", { "fields[name]": "X", "fields[email]": "x@x.test" });
+    expect(page429.status).toBe(429);
+    expect(page429.text).toContain("<h1>Too many submissions</h1>");
+    expect(await messageCount()).toBe(before + 10);
+    for (let n = 1; n <= 11; n++) expect((await send("unchecked", n)).status).toBe(200);
+    expect(await messageCount()).toBe(before + 21);
   });
 });
 

@@ -1,14 +1,15 @@
 // POST /cms/:handle/submit (also /forms/:handle/submit): a visitor's form post, urlencoded or multipart,
-// with `fields[<handle>]` (plain `<handle>` also accepted), handed to the schema's siteFormSubmit. Success
+// read as a stream within limits (form-body.ts), with `fields[<handle>]` (plain `<handle>` also
+// accepted), handed to the schema's siteFormSubmit. Success
 // is a 303 to the redirect it chose (else the Referer, else `/`); clients that accept JSON get
 // {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
 import { execute, type GraphQLSchema, parse } from "graphql";
 import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
+import { readFormBody } from "./form-body.ts";
 import { escapeHtml } from "./html.ts";
 
 export const SUBMIT_PATH = /^\/(?:cms|forms)\/([^/]+)\/submit\/?$/;
-const MAX_BODY = 2 * 1024 * 1024;
 const control = new Set(["redirect_url", "success_message", "website"]);
 
 const submitMutation = parse(/* GraphQL */ `
@@ -23,13 +24,22 @@ const submitMutation = parse(/* GraphQL */ `
   }
 `);
 
+/** Browsers (no JSON wanted) get a plain page for these answers. */
+const pageTitles: Record<number, string> = { 422: "Please check the form", 429: "Too many submissions" };
+
+function decodedHandle(handle: string): string {
+  try {
+    return decodeURIComponent(handle);
+  } catch {
+    return handle;
+  }
+}
+
 const json = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json; charset=utf-8" },
   });
-
-const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : null);
 
 export async function handleSubmit(
   schema: GraphQLSchema,
@@ -38,58 +48,45 @@ export async function handleSubmit(
   handle: string,
 ): Promise<Response> {
   const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) {
-    return json(
-      { error: "Request body too large", details: [{ path: "body", message: "must be at most 2 MB" }] },
-      413,
-    );
-  }
-  let posted: FormData;
+  let posted: [string, string][];
   try {
-    posted = await request.formData();
-  } catch {
-    return json(
-      {
-        error: "Malformed form body",
-        details: [{ path: "body", message: "must be urlencoded or multipart" }],
-      },
-      400,
-    );
+    posted = await readFormBody(request);
+  } catch (error) {
+    const apiError = toApiError(error);
+    return json({ error: apiError.message, details: apiError.details }, apiError.status);
   }
   const fields: Record<string, string> = {};
   for (const [key, value] of posted) {
-    if (typeof value !== "string") continue;
     const named = /^fields\[(.+)\]$/.exec(key)?.[1];
     if (named) fields[named] = value;
     else if (!control.has(key)) fields[key] ??= value;
   }
+  const postedValue = (name: string) => posted.find(([key]) => key === name)?.[1] ?? null;
   const result = await execute({
     schema,
     document: submitMutation,
     contextValue: ctx,
     variableValues: {
-      handle: decodeURIComponent(handle),
+      handle: decodedHandle(handle),
       fields,
-      honeypot: text(posted.get("website")),
-      redirect_url: text(posted.get("redirect_url")),
-      success_message: text(posted.get("success_message")),
+      honeypot: postedValue("website"),
+      redirect_url: postedValue("redirect_url"),
+      success_message: postedValue("success_message"),
     },
   });
   const error = result.errors?.[0];
   if (error) {
     const apiError = toApiError(error);
-    if (wantsJson || apiError.status !== 422)
+    const title = pageTitles[apiError.status];
+    if (wantsJson || !title)
       return json({ error: apiError.message, details: apiError.details }, apiError.status);
     const items = apiError.details
       .map((detail) => `<li>${escapeHtml(detail.path)}: ${escapeHtml(detail.message)}</li>`)
       .join("");
-    return new Response(
-      `<!doctype html><title>Please check the form</title><h1>Please check the form</h1><ul>${items}</ul>\n`,
-      {
-        status: 422,
-        headers: { "content-type": "text/html; charset=utf-8" },
-      },
-    );
+    return new Response(`<!doctype html><title>${title}</title><h1>${title}</h1><ul>${items}</ul>\n`, {
+      status: apiError.status,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
   }
   const answer = result.data?.siteFormSubmit as { message: string; redirect_url: string | null };
   if (wantsJson) return json({ ok: true, message: answer.message }, 200);

@@ -17,6 +17,8 @@ export interface Context {
   /** The account whose public site the request's Host names (resolved once, lazily). */
   site: () => Promise<SiteAccount | null>;
   loaders: Loaders;
+  /** The client's address as the transport saw it (null in-process): the spam check's submission rate. */
+  clientIp: string | null;
   /** Files this request's transport staged (multipart uploads): the only ones an upload may commit. */
   stagedUploads: Set<string>;
 }
@@ -28,7 +30,11 @@ export interface ContextDeps {
   uploadLimit: number;
 }
 
-export function createContext(deps: ContextDeps, request: { headers: Headers }): Context {
+export function createContext(
+  deps: ContextDeps,
+  request: { headers: Headers },
+  clientIp: string | null = null,
+): Context {
   let viewer: Promise<Viewer | null> | undefined;
   let site: Promise<SiteAccount | null> | undefined;
   const token = bearerToken(request.headers.get("authorization"));
@@ -43,6 +49,7 @@ export function createContext(deps: ContextDeps, request: { headers: Headers }):
       return site;
     },
     loaders: undefined as unknown as Loaders,
+    clientIp,
     stagedUploads: new Set(),
   };
   context.loaders = createLoaders(context);

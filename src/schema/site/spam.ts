@@ -1,5 +1,9 @@
 // The automatic spam check of forms with `spam_check_enabled`: submissions full of links or carrying the
-// usual spam phrases are dropped (answered as a success, never saved).
+// usual spam phrases are dropped (answered as a success, never saved), and one address may submit such a
+// form at most SUBMISSIONS_PER_WINDOW times in WINDOW_MS (past that: 429, nothing saved).
+import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
+
 const MAX_LINKS = 3;
 const patterns = [
   /\b(viagra|cialis|casino|crypto ?currency|bitcoin|forex|payday loan|seo services|backlinks?)\b/i,
@@ -13,4 +17,37 @@ export function looksLikeSpam(values: Record<string, unknown>): boolean {
     .join("\n");
   const links = text.match(/https?:\/\/|www\./gi)?.length ?? 0;
   return links > MAX_LINKS || patterns.some((pattern) => pattern.test(text));
+}
+
+export const SUBMISSIONS_PER_WINDOW = 10;
+export const WINDOW_MS = 10 * 60_000;
+/** Addresses remembered at once; past it the least recently seen are forgotten. */
+const MAX_TRACKED = 50_000;
+
+/** Submission times by form and client address, in this process (oldest first within a key). */
+const recent = new Map<string, number[]>();
+
+/**
+ * Counts a submission of `formId` from the request's client address, or refuses it with a 429 when that
+ * address already sent SUBMISSIONS_PER_WINDOW within the window. Without a known address (in-process
+ * calls) nothing is counted.
+ */
+export function countSubmission(ctx: Context, formId: string, now = Date.now()): void {
+  if (!ctx.clientIp) return;
+  const key = `${formId}\n${ctx.clientIp}`;
+  const times = (recent.get(key) ?? []).filter((time) => now - time < WINDOW_MS);
+  if (times.length >= SUBMISSIONS_PER_WINDOW) {
+    recent.set(key, times);
+    const wait = Math.ceil((WINDOW_MS - (now - (times[0] ?? now))) / 1000);
+    throw new ApiError(429, "Too many submissions", [
+      { path: "body", message: `this form was sent too often from your address; try again in ${wait} s` },
+    ]);
+  }
+  times.push(now);
+  recent.delete(key);
+  recent.set(key, times);
+  for (const oldest of recent.keys()) {
+    if (recent.size <= MAX_TRACKED) break;
+    recent.delete(oldest);
+  }
 }

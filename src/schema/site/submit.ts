@@ -10,7 +10,7 @@ import { insertEntry } from "../entries/save.ts";
 import { normalizeValues } from "../entries/values.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { formFieldsOf } from "../forms/form-fields.ts";
-import { looksLikeSpam } from "./spam.ts";
+import { countSubmission, looksLikeSpam } from "./spam.ts";
 
 /** What the form's own hidden inputs may ask for (form_for writes them; a visitor can change them). */
 export interface PostedAnswer {
@@ -71,6 +71,7 @@ export async function submitForm(
     else if (field.required) problems.add(field.handle, "is required");
   }
   problems.throwIfAny();
+  if (form.spamCheckEnabled) countSubmission(ctx, form.id);
   if (form.spamCheckEnabled && looksLikeSpam(values)) return { saved: false, ...answer };
 
   const lookup = { ctx, scope, ownCollectionId: form.collectionId };
