@@ -1,0 +1,612 @@
+// Tenant isolation as a property (issue #6): account A holds one of every resource; then every REST route
+// of the route table (with its PATCH alias, create-by-handle updates, uploads and the site's asset path)
+// and every root field of the public GraphQL schema (found by introspection) is called with account B's
+// token on A's path, and on B's path with A's IDs and handles. None may succeed on A's records, no answer
+// may hold anything of A's that the request did not itself name, and A's data must be unchanged after.
+import {
+  buildClientSchema,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isInputObjectType,
+} from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routes } from "../src/rest/routes.ts";
+import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
+import { expectErrorBody } from "./helpers/assertions.ts";
+import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
+import { inputValue, operationFor } from "./helpers/graphql-probe.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteGet } from "./helpers/site.ts";
+import { populateTenant, snapshotTenant, type TenantData } from "./helpers/tenant.ts";
+
+let server: TestServer;
+let accountA: TestAccount;
+let accountB: TestAccount;
+let a: Api;
+let b: Api;
+let dataA: TenantData;
+let dataB: TenantData;
+let before: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  [accountA, accountB] = await Promise.all([createAccount(server, "A"), createAccount(server, "B")]);
+  a = api(server, accountA);
+  b = api(server, accountB);
+  [dataA, dataB] = await Promise.all([populateTenant(a, "a"), populateTenant(b, "b")]);
+  before = await snapshotTenant(a, dataA);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** The A markers in `answer` that the request did not name itself (an echo of one's own input is no leak). */
+function leaked(answer: string, sent: string): string[] {
+  return dataA.markers.filter((marker) => answer.includes(marker) && !sent.includes(marker));
+}
+
+function expectNoLeak(answer: string, sent: string, label: string): void {
+  expect(leaked(answer, sent), `${label} leaked A's data: ${answer.slice(0, 500)}`).toEqual([]);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// REST
+
+/** The resource a path parameter names, from the parameter or the collection segment before it. */
+function resourceOf(path: string, param: string): string {
+  if (param === "collection_id") return "collection";
+  if (param === "navigation_id") return "navigation";
+  const segments = path.split("/");
+  const segment = segments[segments.indexOf(`:${param}`) - 1];
+  const bySegment: Record<string, string> = {
+    collections: "collection",
+    entries: "entry",
+    blueprints: "blueprint",
+    templates: "template",
+    navigations: "navigation",
+    items: "navigationItem",
+    forms: "form",
+    globals: "global",
+    assets: "asset",
+  };
+  const resource = segment && bySegment[segment];
+  if (!resource) throw new Error(`isolation.test.ts does not know what ${path} names by :${param}: add it`);
+  return resource;
+}
+
+/** A's IDs and handles that may stand for a resource in a path. */
+function candidatesOf(data: TenantData, resource: string): string[] {
+  const extra: Record<string, string[]> = {
+    entry: [data.ids.secondEntry ?? ""],
+    blueprint: [
+      data.ids.inlineBlueprint ?? "",
+      data.handles.inlineBlueprint ?? "",
+      data.ids.globalBlueprint ?? "",
+    ],
+    navigationItem: [data.ids.childItem ?? ""],
+  };
+  return [data.ids[resource], data.handles[resource], ...(extra[resource] ?? [])].filter(
+    (value): value is string => Boolean(value),
+  );
+}
+
+/** Every filling of a route's parameters: A's values throughout, and (on B's path) B's parents with A's children. */
+function fillings(path: string, account: string, ownParents: boolean): string[] {
+  const params = [...path.matchAll(/:(\w+)/g)]
+    .map((match) => match[1] ?? "")
+    .filter((param) => param !== "account_id");
+  let paths = [path.replace(":account_id", account)];
+  for (const param of params) {
+    const resource = resourceOf(path, param);
+    const values = candidatesOf(dataA, resource);
+    // B's own parent: lists and creates below it take A's IDs in their bodies, updates A's child IDs.
+    if (ownParents && param !== "id") values.push(...candidatesOf(dataB, resource).slice(0, 1));
+    paths = paths.flatMap((filled) =>
+      values.map((value) => filled.replace(`:${param}`, encodeURIComponent(value))),
+    );
+  }
+  return paths;
+}
+
+/** Bodies for a write: plain valid ones, and ones pointing at A's records. */
+function bodiesFor(path: string): unknown[] {
+  const A = {
+    ...dataA.handles,
+    ...Object.fromEntries(Object.entries(dataA.ids).map(([k, v]) => [`${k}Id`, v])),
+  };
+  const B = dataB.handles;
+  const resource = path
+    .split("/")
+    .filter((segment) => !segment.startsWith(":"))
+    .pop();
+  switch (resource) {
+    case "collections":
+      return [
+        { name: "Probe", handle: "probe-coll", routing: "probe/:handle" },
+        { name: "Probe", handle: "probe-coll", routing: "probe/:handle", blueprint_handle: A.blueprint },
+        {
+          name: "Probe",
+          handle: "probe-coll",
+          routing: "probe/:handle",
+          blueprint_handle: A.inlineBlueprintId,
+        },
+        { name: "Probe", handle: "probe-coll", routing: "probe/:handle", template_handle: A.template },
+        {
+          name: "Probe",
+          handle: "probe-coll",
+          routing: "probe/:handle",
+          index_template_handle: A.templateId,
+        },
+        {
+          name: "Probe",
+          handle: "probe-coll-2",
+          routing: "probe2/:handle",
+          blueprint: { handle: A.inlineBlueprint },
+        },
+        { name: A.collection, handle: A.collection, routing: "x/:handle" },
+      ];
+    case "entries":
+      return [
+        { handle: "probe-entry", title: "Probe" },
+        { handle: "probe-entry", title: "Probe", related: A.entryId },
+        { handle: "probe-entry", title: "Probe", related: `${A.collection}:${A.entry}` },
+        { handle: "probe-entry", title: "Probe", related: A.entry },
+        { handle: "probe-entry", title: "Probe", cover: A.assetId },
+        { handle: "probe-entry", title: "Probe", template_handle: A.template },
+        { handle: "probe-entry", title: "Probe", blueprint_handle: A.inlineBlueprint },
+        { handle: A.entry, title: "Probe" },
+      ];
+    case "blueprints":
+      return [
+        { title: "Probe", handle: "probe-bp", fields: [{ handle: "x", type: "text" }] },
+        { title: "Probe", handle: A.blueprint, fields: [] },
+        {
+          title: "Probe",
+          handle: "probe-bp",
+          fields: [{ handle: "e", type: "entity", options: { collection: A.collection } }],
+        },
+      ];
+    case "templates":
+      return [
+        { template: { handle: "probe-tpl", html: "<p>probe</p>" } },
+        {
+          template: {
+            handle: "probe-tpl",
+            html: `{% render '${A.template}' %}{% include '${A.template}' %}`,
+          },
+        },
+        { template: { handle: A.template, html: "x" } },
+      ];
+    case "navigations":
+      return [
+        { title: "Probe", handle: "probe-nav" },
+        { title: "Probe", handle: A.navigation },
+      ];
+    case "items":
+      return [
+        { title: "Probe", url: "/probe" },
+        { title: "Probe", collection_handle: A.collection, entry_handle: A.entry },
+        { title: "Probe", collection_handle: A.collectionId, entry_handle: A.entryId },
+        { title: "Probe", collection_handle: B.collection, entry_handle: A.entryId },
+        { title: "Probe", url: "/probe", parent_id: A.navigationItemId },
+        { title: A.navigation, url: `/${dataA.handles.collection}` },
+      ];
+    case "forms":
+      return [
+        {
+          title: "Probe",
+          handle: "probe-form",
+          collection_handle: B.collection,
+          blueprint_handle: B.inlineBlueprint,
+        },
+        {
+          title: "Probe",
+          handle: "probe-form",
+          collection_handle: A.collection,
+          blueprint_handle: A.inlineBlueprint,
+        },
+        {
+          title: "Probe",
+          handle: "probe-form",
+          collection_handle: A.collectionId,
+          blueprint_handle: A.inlineBlueprintId,
+        },
+        {
+          title: "Probe",
+          handle: "probe-form",
+          collection_handle: B.collection,
+          blueprint_handle: A.inlineBlueprintId,
+        },
+        {
+          title: "Probe",
+          handle: A.form,
+          collection_handle: B.collection,
+          blueprint_handle: B.inlineBlueprint,
+        },
+      ];
+    case "globals":
+      return [
+        { name: "Probe", handle: "probe_global", fields: [{ handle: "t", type: "text" }], t: "x" },
+        {
+          name: "Probe",
+          handle: "probe_global",
+          fields: [{ handle: "e", type: "entity", options: { collection: A.collection } }],
+          e: A.entry,
+        },
+        { name: "Probe", handle: "probe_global", fields: [{ handle: "e", type: "entity" }], e: A.entryId },
+        { name: "Probe", handle: "probe_global", fields: [{ handle: "i", type: "image" }], i: A.assetId },
+      ];
+    case "assets":
+      return [
+        { asset: { filename: "probe.txt", data: Buffer.from("probe").toString("base64") } },
+        { filename: "probe-moved.txt" },
+        { asset: { filename: "probe.txt", path: "probe-dir" } },
+      ];
+    default:
+      throw new Error(`isolation.test.ts has no bodies for ${path}: add them`);
+  }
+}
+
+/** Whether a body names its record (handle, title, name) like one of A's. */
+function namesLikeA(body: unknown): boolean {
+  const record = body as Record<string, unknown>;
+  const inner = (record.template ?? record.asset ?? record) as Record<string, unknown>;
+  const blueprint = (inner.blueprint ?? {}) as Record<string, unknown>;
+  return [inner.handle, inner.title, inner.name, blueprint.handle].some(
+    (value) => typeof value === "string" && dataA.markers.includes(value),
+  );
+}
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  multipart?: boolean;
+}
+
+/** Every method a route answers: its own, PATCH for PUT (decisions.md), HEAD for GET. */
+function methodsOf(method: string): string[] {
+  if (method === "PUT") return ["PUT", "PATCH"];
+  if (method === "GET") return ["GET", "HEAD"];
+  return [method];
+}
+
+function callsFor(account: string, ownParents: boolean): Call[] {
+  const calls: Call[] = [];
+  for (const route of routes) {
+    const paths = fillings(route.path, account, ownParents);
+    for (const method of methodsOf(route.method)) {
+      for (const path of paths) {
+        if (method === "GET" || method === "HEAD" || method === "DELETE") {
+          calls.push({ method, path });
+          if (method === "GET" && !route.path.endsWith(":id")) {
+            for (const handle of Object.values(dataA.handles))
+              calls.push({ method, path: `${path}?handle=${encodeURIComponent(handle)}` });
+            calls.push({ method, path: `${path}?all=true&page=1` });
+          }
+          continue;
+        }
+        for (const body of bodiesFor(route.path)) {
+          // On B's own path, a create named like one of A's records makes B's own record of that name
+          // (no leak), after which A's handles would rightly find it: those bodies go to A's path only.
+          if (ownParents && namesLikeA(body)) continue;
+          calls.push({ method, path, body });
+        }
+        if (route.upload) calls.push({ method, path, multipart: true });
+      }
+    }
+  }
+  // Reads first, then updates, then creates, then deletes: a leaking write must not hide a leaking read.
+  const order = ["GET", "HEAD", "PUT", "PATCH", "POST", "DELETE"];
+  return calls.sort((x, y) => order.indexOf(x.method) - order.indexOf(y.method));
+}
+
+function send(token: string, call: Call): Promise<ApiResponse> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  let body: BodyInit | undefined;
+  if (call.multipart) {
+    const form = new FormData();
+    form.append("file", new Blob([Buffer.from("probe")], { type: "text/plain" }), "probe-upload.txt");
+    body = form;
+  } else if (call.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(call.body);
+  }
+  return request(`${server.url}/v1${call.path}`, { method: call.method, headers, body });
+}
+
+const sentText = (call: Call) => `${decodeURIComponent(call.path)} ${JSON.stringify(call.body ?? "")}`;
+const label = (call: Call) => `${call.method} ${call.path} ${JSON.stringify(call.body ?? "")}`;
+
+/** Runs calls a few at a time. */
+async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += size) {
+    await Promise.all(items.slice(start, start + size).map(run));
+  }
+}
+
+describe("REST", () => {
+  it("refuses B's token on every route of A's path (403, nothing of A's)", async () => {
+    const calls = callsFor(accountA.account_id, false);
+    expect(calls.length).toBeGreaterThan(routes.length);
+    await inBatches(calls, 8, async (call) => {
+      const response = await send(accountB.token, call);
+      if (call.method === "HEAD") expect(response.status, label(call)).toBe(403);
+      else expectErrorBody(response, 403, label(call));
+      expectNoLeak(response.text, sentText(call), label(call));
+    });
+  });
+
+  it("refuses A's read-scoped token on every write of A's path (403)", async () => {
+    const token = await readToken();
+    const calls = callsFor(accountA.account_id, false).filter(
+      (call) => !["GET", "HEAD"].includes(call.method),
+    );
+    await inBatches(calls, 8, async (call) => {
+      expectErrorBody(await send(token, call), 403, label(call));
+    });
+  });
+
+  it("finds none of A's records from B's path by A's IDs and handles, and leaks nothing of A's", async () => {
+    const calls = callsFor(accountB.account_id, true);
+    await inBatches(calls, 8, async (call) => {
+      const response = await send(accountB.token, call);
+      expect(response.status, `${label(call)}: ${response.text}`).toBeLessThan(500);
+      // A path naming one of A's records: never found. Lists and creates on B's own path may succeed.
+      const path = call.path.split("?")[0] ?? "";
+      if (dataA.markers.some((marker) => path.includes(encodeURIComponent(marker)))) {
+        expect(response.status, `${label(call)}: ${response.text}`).toBeGreaterThanOrEqual(400);
+      }
+      expectNoLeak(response.text, sentText(call), label(call));
+    });
+  });
+
+  it("serves none of A's files on B's site", async () => {
+    const paths = [
+      dataA.assetUrl,
+      `/assets/${dataA.ids.asset}`,
+      `${dataA.assetUrl}?account=${accountA.account_id}`,
+    ];
+    for (const path of paths) {
+      for (const headers of [{}, { authorization: `Bearer ${accountB.token}` }] as Record<string, string>[]) {
+        const response = await siteGet(server, path, accountB.domain, headers);
+        expect(response.status, `${path}: ${response.text}`).toBe(404);
+        expect(response.text).not.toContain(dataA.assetText);
+        expectNoLeak(response.text, path, path);
+      }
+    }
+    // A's own site does serve it: the check above is not vacuous.
+    expect((await siteGet(server, dataA.assetUrl, accountA.domain)).text).toBe(dataA.assetText);
+  });
+});
+
+/** A read-scoped token of account A. */
+async function readToken(): Promise<string> {
+  const result = await cms(server, [
+    "token",
+    "create",
+    "--account",
+    accountA.account_id,
+    "--scope",
+    "read",
+    "--json",
+  ]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout).token;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// GraphQL
+
+let publicSchema: GraphQLSchema;
+
+function graphql(token: string, query: string, variables: Record<string, unknown>): Promise<ApiResponse> {
+  return request(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+}
+
+const resources = [
+  "navigationItem",
+  "navigation",
+  "collection",
+  "entry",
+  "entries",
+  "blueprint",
+  "template",
+  "form",
+  "global",
+  "asset",
+];
+
+/** The resource a root field is about, from its name (`entryRoutingUpdate` -> entry). */
+function resourceOfField(name: string): string | undefined {
+  const found = resources.find((resource) => name.startsWith(resource));
+  return found === "entries" ? "entry" : found;
+}
+
+/** A's values for an argument that names a record. */
+function argCandidates(field: string, arg: string, own: boolean): string[] | undefined {
+  // On B's own account, B's parent too: creates and lists below it take A's IDs in their input.
+  const parent = (resource: string) => [
+    ...candidatesOf(dataA, resource),
+    ...(own ? candidatesOf(dataB, resource).slice(0, 1) : []),
+  ];
+  if (arg === "collection_id") return parent("collection");
+  if (arg === "navigation_id") return parent("navigation");
+  if (arg === "id" || arg === "handle") {
+    const resource = resourceOfField(field);
+    if (resource) return candidatesOf(dataA, resource);
+  }
+  if (arg === "account_id" || arg === "input" || arg === "page" || arg === "all" || arg === "published")
+    return undefined;
+  // An argument this test does not know (a later query by path, slug, ...): A's handles, IDs and paths.
+  return [
+    dataA.handles.entry ?? "",
+    dataA.ids.entry ?? "",
+    dataA.handles.collection ?? "",
+    `/${dataA.handles.collection}/${dataA.handles.entry}`,
+  ];
+}
+
+/** Required input fields: a fresh handle of one's own, B's parents, fillers that pass validation. */
+function basePick(name: string): unknown {
+  const picks: Record<string, unknown> = {
+    handle: "probe_gql",
+    routing: "probe-gql/:handle",
+    collection_handle: dataB.handles.collection,
+    blueprint_handle: dataB.handles.inlineBlueprint,
+    data: Buffer.from("probe").toString("base64"),
+    filename: "probe-gql.txt",
+    fields: [{ handle: "probe_field", type: "text" }],
+    html: "<p>probe</p>",
+    url: "/probe",
+  };
+  return picks[name];
+}
+
+/** Input fields that point at other records, with A's records, one at a time. */
+function referencesToA(): Record<string, unknown[]> {
+  const A = dataA.handles;
+  const ids = dataA.ids;
+  return {
+    collection_handle: [A.collection, ids.collection],
+    blueprint_handle: [A.inlineBlueprint, ids.blueprint],
+    template_handle: [A.template],
+    layout_handle: [ids.template],
+    index_template_handle: [A.template],
+    entry_handle: [A.entry, ids.entry],
+    parent_id: [ids.navigationItem],
+    values: [
+      { related: ids.entry },
+      { related: `${A.collection}:${A.entry}` },
+      { cover: ids.asset },
+      { body: "probe", tagline: "probe" },
+    ],
+    html: [`{% render '${A.template}' %}{% include '${A.template}' %}`],
+  };
+}
+
+/** A valid input, and one variant per reference field of the input type pointing at A's record. */
+function inputVariants(type: GraphQLInputType): unknown[] {
+  const base = inputValue(type, basePick, "input") as Record<string, unknown>;
+  const named = getNamedType(type);
+  if (!isInputObjectType(named)) return [base];
+  const fields = named.getFields();
+  const variants: unknown[] = [base];
+  for (const [key, values] of Object.entries(referencesToA())) {
+    if (key in fields) for (const value of values) variants.push({ ...base, [key]: value });
+  }
+  return variants;
+}
+
+/** Argument sets for a field: every combination of A's candidates for the arguments that name records. */
+function argumentSets(field: GraphQLField<unknown, unknown>, account: string): Record<string, unknown>[] {
+  let sets: Record<string, unknown>[] = [{}];
+  for (const arg of field.args) {
+    if (arg.name === "account_id") {
+      sets = sets.map((set) => ({ ...set, account_id: account }));
+      continue;
+    }
+    const candidates = argCandidates(field.name, arg.name, account === accountB.account_id);
+    const values =
+      candidates ??
+      (arg.name === "input"
+        ? inputVariants(arg.type)
+        : isRequired(arg.type)
+          ? [inputValue(arg.type, basePick, arg.name)]
+          : []);
+    if (values.length > 0)
+      sets = sets.flatMap((set) => values.map((value) => ({ ...set, [arg.name]: value })));
+  }
+  return sets.slice(0, 120);
+}
+
+const isRequired = (type: unknown) => String(type).endsWith("!");
+
+interface GraphQLCall {
+  kind: "query" | "mutation";
+  field: GraphQLField<unknown, unknown>;
+  variables: Record<string, unknown>;
+}
+
+function graphqlCalls(account: string): GraphQLCall[] {
+  const calls: GraphQLCall[] = [];
+  for (const kind of ["query", "mutation"] as const) {
+    const root = kind === "query" ? publicSchema.getQueryType() : publicSchema.getMutationType();
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      for (const variables of argumentSets(field, account)) calls.push({ kind, field, variables });
+    }
+  }
+  // Queries first, then updates, then creates, then deletes.
+  const rank = (call: GraphQLCall) =>
+    call.kind === "query" ? 0 : /Delete$/.test(call.field.name) ? 3 : /Create$/.test(call.field.name) ? 2 : 1;
+  return calls.sort((x, y) => rank(x) - rank(y));
+}
+
+/** Whether any argument of the call names one of A's records. */
+const namesARecord = (call: GraphQLCall) =>
+  Object.entries(call.variables).some(
+    ([name, value]) =>
+      (name === "id" || (name.endsWith("_id") && name !== "account_id")) &&
+      typeof value === "string" &&
+      dataA.markers.includes(value),
+  );
+
+describe("GraphQL", () => {
+  beforeAll(async () => {
+    const response = await graphql(accountB.token, getIntrospectionQuery(), {});
+    expect(response.status, response.text).toBe(200);
+    publicSchema = buildClientSchema(response.body.data);
+  });
+
+  it("refuses B's token on every root field with A's account_id (nothing of A's)", async () => {
+    const calls = graphqlCalls(accountA.account_id);
+    expect(calls.length).toBeGreaterThan(routes.length);
+    await inBatches(calls, 8, async (call) => {
+      const query = operationFor(call.kind, call.field);
+      const response = await graphql(accountB.token, query, call.variables);
+      const text = `${call.field.name} ${JSON.stringify(call.variables)}: ${response.text}`;
+      expect(response.status, text).toBeLessThan(500);
+      if (call.field.args.some((arg) => arg.name === "account_id")) {
+        expect(response.body?.data?.[call.field.name] ?? null, text).toBeNull();
+        expect(response.body?.errors?.[0]?.extensions?.code, text).toBe("FORBIDDEN");
+      }
+      expectNoLeak(response.text, JSON.stringify(call.variables), text);
+    });
+  });
+
+  it("refuses A's read-scoped token on every mutation of A's account", async () => {
+    const token = await readToken();
+    const calls = graphqlCalls(accountA.account_id).filter((call) => call.kind === "mutation");
+    await inBatches(calls, 8, async (call) => {
+      const response = await graphql(token, operationFor(call.kind, call.field), call.variables);
+      const text = `${call.field.name}: ${response.text}`;
+      expect(response.body?.data?.[call.field.name] ?? null, text).toBeNull();
+      expect(response.body?.errors?.[0]?.extensions?.code, text).toBe("FORBIDDEN");
+    });
+  });
+
+  it("finds none of A's records from B's account by A's IDs and handles, and leaks nothing of A's", async () => {
+    const calls = graphqlCalls(accountB.account_id);
+    await inBatches(calls, 8, async (call) => {
+      const response = await graphql(accountB.token, operationFor(call.kind, call.field), call.variables);
+      const text = `${call.field.name} ${JSON.stringify(call.variables)}: ${response.text}`;
+      expect(response.status, text).toBeLessThan(500);
+      if (namesARecord(call)) expect(response.body?.data?.[call.field.name] ?? null, text).toBeNull();
+      expectNoLeak(response.text, JSON.stringify(call.variables), text);
+    });
+  });
+});
+
+describe("afterwards", () => {
+  it("A's data is unchanged, read with A's token", async () => {
+    expect(await snapshotTenant(a, dataA)).toBe(before);
+  });
+});
