@@ -507,7 +507,7 @@ describe("read, list, move and delete", () => {
   });
 
   it("refuses a move onto a taken name or to an unsafe path, and changes nothing", async () => {
-    await uploadJson(client, { filename: "taken.png", data: "AAAA" });
+    await uploadJson(client, { filename: "taken.png", data: png(2).toString("base64") });
     expectError(await client.put(`/assets/${moving.id}`, { filename: "taken.png" }), 422, "filename");
     expectError(await client.put(`/assets/${moving.id}`, { path: "../x" }), 422, "path");
     expectError(await client.put(`/assets/${moving.id}`, { filename: "a/b.png" }), 422, "filename");
@@ -689,6 +689,126 @@ describe("account isolation", () => {
     expect((await other.get("/assets")).body.data.map((asset: any) => asset.id)).not.toContain(mine.id);
     expect((await client.get(`/assets/${mine.id}`)).body).toEqual(mine);
     expect((await site(server, "/assets/private.txt", client.account.domain)).body.toString()).toBe("secret");
+  });
+});
+
+describe("content checks", () => {
+  const pad = (head: number[] | string) =>
+    Buffer.concat([
+      typeof head === "string" ? Buffer.from(head, "latin1") : Buffer.from(head),
+      Buffer.alloc(32, 7),
+    ]);
+  /** The leading bytes of each checked format (enough for the check; the rest is filler). */
+  const samples: [type: string, extension: string, bytes: Buffer][] = [
+    ["image/png", "png", png(2)],
+    ["image/jpeg", "jpg", pad([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46])],
+    ["image/gif", "gif", pad("GIF89a\x01\x00\x01\x00")],
+    ["image/webp", "webp", pad("RIFF\x24\x00\x00\x00WEBPVP8 ")],
+    ["image/avif", "avif", pad("\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf")],
+    ["application/pdf", "pdf", pdf()],
+  ];
+  const html = Buffer.from("<html><script>alert(document.cookie)</script></html>");
+
+  it.each(samples)("accepts a real %s", async (type, extension, bytes) => {
+    const body = await uploadJson(client, {
+      filename: `real.${extension}`,
+      path: "checked",
+      content_type: type,
+      data: bytes.toString("base64"),
+    });
+    expect(body).toMatchObject({ content_type: type, file_size: bytes.length });
+  });
+
+  it.each(samples)(
+    "refuses other bytes declared as %s with 422 on content_type, and stores nothing",
+    async (type, extension) => {
+      const filename = `fake.${extension}`;
+      const details = expectError(
+        await client.post("/assets", {
+          asset: { filename, content_type: type, data: html.toString("base64") },
+        }),
+        422,
+        "content_type",
+      );
+      expect(details[0]?.message).toContain(type);
+      const list = await client.get("/assets");
+      expect(list.body.data.map((asset: any) => asset.filename)).not.toContain(filename);
+    },
+  );
+
+  it("refuses bytes of one image format declared as another", async () => {
+    const gif = samples[2]?.[2] ?? Buffer.alloc(0);
+    const response = await client.post("/assets", {
+      asset: { filename: "swap.png", content_type: "image/png", data: gif.toString("base64") },
+    });
+    expectError(response, 422, "content_type");
+  });
+
+  it("names the filename when its extension gave the type, and the data: URL when that did", async () => {
+    expectError(
+      await client.post("/assets", { asset: { filename: "by-name.jpg", data: html.toString("base64") } }),
+      422,
+      "filename",
+    );
+    const dataUrl = `data:image/png;base64,${html.toString("base64")}`;
+    expectError(
+      await client.post("/assets", { asset: { filename: "by-url.bin", data: dataUrl } }),
+      422,
+      "data",
+    );
+    expectError(
+      await client.post("/assets", { asset: { filename: "empty.pdf", data: "" } }),
+      422,
+      "filename",
+    );
+  });
+
+  it("checks multipart uploads by the part's type", async () => {
+    const refused = await uploadMultipart(client, {
+      file: { bytes: html, filename: "part.png", type: "image/png" },
+    });
+    expectError(refused, 422, "content_type");
+    const accepted = await uploadMultipart(client, {
+      file: { bytes: pdf(), filename: "part.pdf", type: "application/pdf" },
+    });
+    expect(accepted.status, accepted.text).toBe(201);
+  });
+
+  it("leaves unchecked types alone: text, office documents, unknown bytes", async () => {
+    await uploadJson(client, { filename: "notes.txt", path: "unchecked", data: html.toString("base64") });
+    await uploadJson(client, { filename: "letter.docx", path: "unchecked", data: html.toString("base64") });
+    await uploadJson(client, { filename: "blob", path: "unchecked", data: html.toString("base64") });
+  });
+
+  it.each([
+    ["page.html", "text/html"],
+    ["icon.svg", "image/svg+xml"],
+    ["page.xhtml", "application/xhtml+xml"],
+  ])("serves %s (%s) with Content-Security-Policy: sandbox and nosniff", async (filename, type) => {
+    const uploaded = await uploadMultipart(client, {
+      file: { bytes: html, filename, type },
+      fields: { path: "active" },
+    });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const served = await site(server, uploaded.body.url, client.account.domain);
+    expect(served.status).toBe(200);
+    expect(served.headers["content-type"]).toBe(type);
+    expect(served.headers["content-security-policy"]).toBe("sandbox");
+    expect(served.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("serves nothing outside the account's files for encoded traversal paths", async () => {
+    for (const path of [
+      "/assets/..%2F..%2F..%2Fetc%2Fpasswd",
+      "/assets/%2e%2e/%2e%2e/etc/passwd",
+      "/assets/..%5C..%5Cetc%5Cpasswd",
+      "/assets/active/page.html%00.png",
+      "/assets//etc/passwd",
+    ]) {
+      const served = await site(server, path, client.account.domain);
+      expect(served.status, path).toBe(404);
+      expect(served.body.toString()).not.toContain("root:");
+    }
   });
 });
 

@@ -26,6 +26,8 @@ export interface Storage {
   stage(source: Readable | AsyncIterable<Uint8Array>): Promise<StagedFile>;
   /** The size of a staged file, or undefined when there is no such staged file. */
   stagedSize(stagedId: string): Promise<number | undefined>;
+  /** The first `length` bytes of a staged file (fewer when it is shorter). */
+  stagedHead(stagedId: string, length: number): Promise<Buffer>;
   /** Moves a staged file to its asset's place. */
   commit(stagedId: string, accountId: string, assetId: string): Promise<void>;
   /** Removes a staged file; nothing happens when it was committed or never existed. */
@@ -81,6 +83,17 @@ export async function createLocalStorage(root: string): Promise<Storage> {
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
+      }
+    },
+
+    async stagedHead(stagedId, length) {
+      const handle = await open(stagedPath(stagedId), "r");
+      try {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, 0);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
       }
     },
 

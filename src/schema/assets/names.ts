@@ -78,6 +78,9 @@ export function parseAssetPath(rest: string): { path: string; filename: string }
   } catch {
     return undefined;
   }
+  // A name with a control character or backslash can never be stored: no need to look it up (and NUL
+  // is text PostgreSQL cannot even compare).
+  if (segments.some((segment) => control.test(segment) || segment.includes("\\"))) return undefined;
   const filename = segments.pop();
   if (!filename || segments.some((segment) => segment === "")) return undefined;
   return { path: segments.join("/"), filename };
