@@ -22,6 +22,7 @@ import "./forms/index.ts";
 import "./globals/index.ts";
 import "./assets/index.ts";
 import "./site/type.ts";
+import "./content/index.ts";
 
 /** Everything, for in-process use (the site renderer executes `site` against it). */
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,43 @@
+// What frontend apps read: published entries, with their blueprint values as one JSON object whose
+// entity fields are expanded into the published entries they name (batched per request by the loaders,
+// so a list costs the same number of queries however long it is).
+import { readFields } from "../blueprints/fields.ts";
+import { builder } from "../builder.ts";
+import { expandValues } from "../entries/expand.ts";
+
+export const PublishedEntryRef = builder.prismaObject("Entry", {
+  variant: "PublishedEntry",
+  description: "A published entry, as a frontend app sees it.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    handle: t.exposeString("handle"),
+    title: t.exposeString("title"),
+    published_at: t.expose("publishedAt", { type: "DateTime", nullable: true }),
+    position: t.exposeInt("position"),
+    content_path: t.exposeString("contentPath"),
+    include_in_sitemap: t.exposeBoolean("includeInSitemap"),
+    collection_handle: t.string({
+      select: { collection: { select: { handle: true } } },
+      resolve: (entry) => entry.collection.handle,
+    }),
+    blueprint_handle: t.string({
+      select: { blueprint: { select: { handle: true } } },
+      resolve: (entry) => entry.blueprint.handle,
+    }),
+    created_at: t.expose("createdAt", { type: "DateTime" }),
+    updated_at: t.expose("updatedAt", { type: "DateTime" }),
+    values: t.field({
+      type: "JSON",
+      description:
+        "Blueprint values by field handle, in the REST formats (content-api.md, field value formats): " +
+        "text as strings, numbers, booleans, image URL paths, videos {url, video_id, thumbnail}, and entity " +
+        "fields expanded into {id, title, handle, ...fields, content_path, published_at} of published " +
+        "entries only (an array for multiple; null or left out when unpublished or deleted).",
+      select: { accountId: true, data: true, blueprint: { select: { fields: true } } },
+      resolve: (entry, _args, ctx) =>
+        expandValues(ctx, entry.accountId, readFields(entry.blueprint.fields), entry.data, {
+          publishedOnly: true,
+        }),
+    }),
+  }),
+});
