@@ -102,7 +102,7 @@ async function spawnServer(database: TestDatabase, extraEnv: NodeJS.ProcessEnv):
     child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output.join("\n")}`)));
   });
   const exited = new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.on("exit", (code) => resolve(code));
   });
   return {
@@ -126,7 +126,8 @@ async function spawnServer(database: TestDatabase, extraEnv: NodeJS.ProcessEnv):
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+  // A process killed by a signal has no exit code, only a signal code.
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.on("exit", () => resolve());
     child.kill("SIGTERM");
