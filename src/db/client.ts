@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
+import { installPlanCache } from "./plan-cache.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
 import { fieldName, nulPath, UnstorableTextError } from "./text-guard.ts";
 
@@ -16,6 +17,7 @@ export interface Database {
 }
 
 export async function openDatabase(config: Pick<Config, "dataDir" | "databaseUrl">): Promise<Database> {
+  installPlanCache();
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),

@@ -1,6 +1,7 @@
 // The better-sqlite3 adapter shares one connection between Prisma's transactions and everything else:
 // a query issued by another request while a transaction is open would run inside it and vanish with
-// its rollback. This wrapper makes other queries wait until the open transaction ends.
+// its rollback. This wrapper makes other queries wait until the open transaction ends. It also keeps
+// prepared statements: the adapter prepares every query anew, which SQLite parses and plans each time.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 
@@ -12,8 +13,51 @@ export function serializedSqlite(file: string): Factory {
   prepareFile(file);
   const factory = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });
   const connect = factory.connect.bind(factory);
-  factory.connect = async () => serialize(await connect());
+  factory.connect = async () => {
+    const adapter = await connect();
+    reuseStatements((adapter as unknown as { client: Database.Database }).client);
+    return serialize(adapter);
+  };
   return factory;
+}
+
+const MAX_STATEMENTS = 500;
+
+/**
+ * Makes `client.prepare` answer a cached statement per SQL text. The adapter binds parameters with
+ * `prepare(sql).bind(args)`, which better-sqlite3 allows once per statement, so each call gets a light
+ * handle that passes the arguments to the shared statement on every run instead.
+ */
+export function reuseStatements(client: Database.Database): void {
+  const prepare = client.prepare.bind(client);
+  const statements = new Map<string, Database.Statement>();
+  const statement = (sql: string) => {
+    let found = statements.get(sql);
+    if (found) return found;
+    found = prepare(sql);
+    if (statements.size >= MAX_STATEMENTS) {
+      const oldest = statements.keys().next().value;
+      if (oldest !== undefined) statements.delete(oldest);
+    }
+    statements.set(sql, found);
+    return found;
+  };
+  const handle = (shared: Database.Statement, args: unknown[]) => ({
+    reader: shared.reader,
+    bind: (bound: unknown[]) => handle(shared, bound),
+    columns: () => shared.columns(),
+    run: () => shared.run(...args),
+    get: () => shared.get(...args),
+    all: () => shared.all(...args),
+    raw: () => ({ all: () => shared.raw(true).all(...args) }),
+  });
+  // Only the adapter calls prepare on this connection; it uses exactly the methods of `handle`.
+  client.prepare = ((sql: string) => {
+    const shared = statement(sql);
+    // A statement last used in raw mode returns objects again unless told otherwise.
+    if (shared.reader) shared.raw(false);
+    return handle(shared, []);
+  }) as unknown as typeof client.prepare;
 }
 
 /** WAL lets the CLI and readers use the file while the server writes; it is a property of the file. */
