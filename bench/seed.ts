@@ -48,11 +48,14 @@ type Client = (method: string, path: string, body?: unknown) => Promise<Record<s
 
 function client(baseUrl: string, accountId: string, token: string): Client {
   return async (method, path, body) => {
-    const response = await fetch(`${baseUrl}/v1/accounts/${accountId}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(`${baseUrl}/v1/accounts/${accountId}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // A kept-alive connection idle during the bulk insert may have been closed by the server meanwhile.
+    const response = await send().catch(send);
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : {};

@@ -1,0 +1,61 @@
+// Summarizes a V8 CPU profile (`npm run bench -- --profile` writes the server's): the functions with the
+// most self time, and self time by package, so a missed target can be explained.
+//   npx tsx bench/profile.ts <file.cpuprofile> [top] [last-seconds]
+// With last-seconds, only the samples of the profile's last seconds count (the workload, not start-up
+// and seeding).
+import { readFileSync } from "node:fs";
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+
+const [file, topArg, lastArg] = process.argv.slice(2);
+if (!file) throw new Error("usage: bench/profile.ts <file.cpuprofile> [top]");
+const profile = JSON.parse(readFileSync(file, "utf8")) as {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+};
+const top = Number(topArg ?? 25);
+
+const elapsed: number[] = [];
+profile.timeDeltas.reduce((sum, delta, index) => (elapsed[index] = sum + delta), 0);
+const from = (elapsed.at(-1) ?? 0) - (lastArg ? Number(lastArg) * 1e6 : Number.POSITIVE_INFINITY);
+const selfMs = new Map<number, number>();
+profile.samples.forEach((id, index) => {
+  if ((elapsed[index] ?? 0) < from) return;
+  selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+});
+const totalMs = [...selfMs.values()].reduce((sum, ms) => sum + ms, 0);
+
+const where = (url: string) => {
+  const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (dependency) return dependency;
+  if (url.includes("/src/")) return `src/${url.split("/src/")[1]?.split("/")[0] ?? ""}`;
+  return url.startsWith("node:") ? "node" : url || "(native)";
+};
+
+const byFunction = new Map<string, number>();
+const byPackage = new Map<string, number>();
+for (const node of profile.nodes) {
+  const ms = selfMs.get(node.id) ?? 0;
+  const { functionName, url, lineNumber } = node.callFrame;
+  const name = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\/src\//, "src/")}:${lineNumber + 1}`;
+  byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
+  byPackage.set(where(url), (byPackage.get(where(url)) ?? 0) + ms);
+}
+
+const print = (title: string, map: Map<string, number>) => {
+  console.log(`\n${title}`);
+  for (const [name, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(
+      `${((ms / totalMs) * 100).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(7)} ms  ${name}`,
+    );
+  }
+};
+console.log(`${totalMs.toFixed(0)} ms sampled`);
+print("self time by package", byPackage);
+print("self time by function", byFunction);
