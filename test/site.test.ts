@@ -501,6 +501,15 @@ describe("query and paginate tags", () => {
     );
   });
 
+  it("refuses to save a paginate tag without `<list> by <page size>` (422 on html)", async () => {
+    const response = await client.post("/templates", {
+      template: { handle: "bad-paginate", html: "{% paginate post.entries %}{% endpaginate %}" },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.details[0]).toMatchObject({ path: "html" });
+    expect(response.body.details[0].message).toContain('paginate needs "<list> by <page size>"');
+  });
+
   it("paginate slices any other array", async () => {
     expect((await page("/latest")).text).toContain('<p class="letters">abc of 5</p>');
     expect((await page("/latest?page=2")).text).toContain('<p class="letters">de of 5</p>');

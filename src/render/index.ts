@@ -9,7 +9,7 @@ import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
 import { engine } from "./engine.ts";
 import { renderNotFound, renderPage } from "./page.ts";
 import { type RenderScope, withRenderScope } from "./render-scope.ts";
-import { loadEntryList, loadSite } from "./site-data.ts";
+import { type EntryList, loadEntryList, loadSite } from "./site-data.ts";
 import { handleSubmit, SUBMIT_PATH } from "./submit.ts";
 
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
@@ -34,13 +34,20 @@ export function createSiteHandler(schema: GraphQLSchema) {
     if (url.pathname === "/robots.txt") return robots(url.origin);
     if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
     if (site.feed) return rss(url.origin, site.feed);
+    const lists = new Map<string, Promise<EntryList | null>>();
     const scope: RenderScope = {
       accountId: site.id,
       templates: new Map(site.templates.map((template) => [template.handle, template.html])),
       forms: site.forms,
       page,
       path: url.pathname,
-      entries: (args) => loadEntryList(schema, ctx, args),
+      // The same list asked for twice (a query in a loop, say) is read once per request.
+      entries: (args) => {
+        const key = JSON.stringify(args);
+        const list = lists.get(key) ?? loadEntryList(schema, ctx, args);
+        lists.set(key, list);
+        return list;
+      },
       hashes: new Map(),
     };
     const has = (handle: string) => scope.templates.has(handle);

@@ -14,7 +14,7 @@ import {
 } from "liquidjs";
 import { perPageOf } from "../schema/site/entry-list.ts";
 import { type Pagination, paginationOf, queryPageUrl } from "../schema/site/pagination.ts";
-import { parseBlockBody } from "../schema/templates/liquid.ts";
+import { PAGINATE_SYNTAX, parseBlockBody } from "../schema/templates/liquid.ts";
 import { escapeHtml } from "./html.ts";
 import { renderScope } from "./render-scope.ts";
 import type { EntryList } from "./site-data.ts";
@@ -38,7 +38,6 @@ export interface PaginateDrop extends Pagination {
   parts: PagePart[];
 }
 
-const syntax = /^\s*([\s\S]+?)\s+by\s+([\s\S]+?)\s*$/;
 const variablePath = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*$/;
 
 export class PaginateTag extends Tag {
@@ -51,7 +50,7 @@ export class PaginateTag extends Tag {
 
   constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
     super(token, remainTokens, liquid);
-    const [, list = "", size = ""] = syntax.exec(token.args) ?? [];
+    const [, list = "", size = ""] = PAGINATE_SYNTAX.exec(token.args) ?? [];
     if (!list) throw new Error(`paginate needs "<list> by <page size>", got "${token.args}"`);
     this.list = new Value(list, liquid);
     this.size = new Value(size, liquid);

@@ -29,12 +29,23 @@ export function parseBlockBody(
   return templates;
 }
 
-/** A block tag that renders its body: the CMS tags' syntax, and their behaviour until they have their own. */
+/** `{% paginate <list> by <page size> %}`: the list and the page size. */
+export const PAGINATE_SYNTAX = /^\s*([\s\S]+?)\s+by\s+([\s\S]+?)\s*$/;
+
+/** What each CMS block tag requires of its arguments, checked when a template is saved. */
+const argumentChecks: Partial<Record<string, (args: string) => void>> = {
+  paginate: (args) => {
+    if (!PAGINATE_SYNTAX.test(args)) throw new Error(`paginate needs "<list> by <page size>", got "${args}"`);
+  },
+};
+
+/** A block tag that renders its body: how the syntax check sees the CMS's block tags. */
 export function blockTag(name: string) {
   return class extends Tag {
     private readonly body: Template[];
     constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
       super(token, remainTokens, liquid);
+      argumentChecks[name]?.(token.args);
       this.body = parseBlockBody(token, remainTokens, parser, name);
     }
     *render(ctx: Parameters<Tag["render"]>[0], emitter: Parameters<Tag["render"]>[1]) {
