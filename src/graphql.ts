@@ -2,6 +2,7 @@
 // account it may see.
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
+import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { limitPlugins } from "./graphql-limits.ts";
 import { toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
@@ -35,7 +36,18 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
     logging: false,
   });
 
+  const counting = queryCountingEnabled();
+
   return async function handleGraphQL(request: Request, ctx: Context): Promise<Response> {
+    if (!counting) return answer(request, ctx);
+    // CMS_COUNT_QUERIES=1: the number of SQL statements the operation made, for tests of batching.
+    const { result, queries } = await countQueries(() => answer(request, ctx));
+    const headers = new Headers(result.headers);
+    headers.set("x-query-count", String(queries));
+    return new Response(result.body, { status: result.status, headers });
+  };
+
+  async function answer(request: Request, ctx: Context): Promise<Response> {
     const wantsGraphiQL =
       request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
     if (!wantsGraphiQL && !(await ctx.viewer())) {
@@ -45,5 +57,5 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
       );
     }
     return yoga.fetch(request, { cms: ctx });
-  };
+  }
 }

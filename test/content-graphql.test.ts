@@ -150,7 +150,10 @@ afterAll(async () => {
 
 describe("contentEntries", () => {
   it("lists published entries in site order with values and entity fields expanded (published only)", async () => {
-    const result = data(await graphql(listQuery)).contentEntries;
+    const response = await graphql(listQuery);
+    // Statements are counted only when CMS_COUNT_QUERIES=1 (graphql-query-count.test.ts).
+    expect(response.headers.get("x-query-count")).toBeNull();
+    const result = data(response).contentEntries;
     // position ascending, then orderable "descending": newest published_at first.
     expect(result.data.map((entry: { handle: string }) => entry.handle)).toEqual([
       "gamma",

@@ -4,7 +4,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
+import { fastEntryReads } from "./entry-reads.ts";
 import { installPlanCache } from "./plan-cache.ts";
+import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
 import { fieldName, nulPath, UnstorableTextError } from "./text-guard.ts";
 
@@ -23,14 +25,22 @@ export async function openDatabase(config: Pick<Config, "dataDir" | "databaseUrl
       import("@prisma/adapter-pg"),
       import("../generated/postgresql/client.ts"),
     ]);
-    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    const adapter = counting(new PrismaPg({ connectionString: config.databaseUrl, max: 10 }));
     // The two generated clients differ only in provider-specific options we do not use.
     return { db: guardText(new PrismaClient({ adapter }) as unknown as Db), provider: "postgresql" };
   }
   const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
   mkdirSync(join(file, ".."), { recursive: true });
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
-  return { db: guardText(new PrismaClient({ adapter: serializedSqlite(file) })), provider: "sqlite" };
+  return {
+    db: guardText(new PrismaClient({ adapter: counting(serializedSqlite(file)) })),
+    provider: "sqlite",
+  };
+}
+
+/** CMS_COUNT_QUERIES=1: count each request's SQL statements (query-count.ts). */
+function counting<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
+  return queryCountingEnabled() ? countingAdapter(factory) : factory;
 }
 
 function guardText(client: Db): Db {
@@ -43,7 +53,7 @@ function guardText(client: Db): Db {
       },
     },
   });
-  return guarded as unknown as Db;
+  return fastEntryReads(guarded as unknown as Db);
 }
 
 /** Readiness: the database answers a trivial query. */

@@ -1,8 +1,7 @@
 // Conditions on one blueprint value inside an entry's `data` JSON. The databases differ: Prisma's JSON
 // path is '$.field' on SQLite and ['field'] on PostgreSQL, and only PostgreSQL has JSON lt/gt filters,
-// so on SQLite a comparison first selects the matching IDs with json_extract; and on PostgreSQL (through
-// the pg driver adapter) Prisma's JSON `equals` never matches a string, so string equality selects the
-// IDs with ->> there.
+// so on SQLite a comparison first selects the matching IDs with json_extract. String equality selects
+// IDs too, on both: through the pg driver adapter Prisma's JSON `equals` never matches a string.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { Context } from "../context.ts";
 
@@ -22,13 +21,14 @@ export async function textEquals(
   handle: string,
   values: string[],
 ): Promise<Where> {
-  if (ctx.provider !== "postgresql") {
-    const filters = values.map((value) => valueFilter(ctx, handle, { equals: value }));
-    return filters.length === 1 ? (filters[0] as Where) : { OR: filters };
-  }
-  const rows = await ctx.db.$queryRaw<
-    { id: string }[]
-  >`SELECT "id" FROM "Entry" WHERE "collectionId" = ${collectionId} AND jsonb_typeof("data" -> ${handle}) = 'string' AND ("data" ->> ${handle}) = ANY(${values})`;
+  const rows =
+    ctx.provider === "postgresql"
+      ? await ctx.db.$queryRaw<
+          { id: string }[]
+        >`SELECT "id" FROM "Entry" WHERE "collectionId" = ${collectionId} AND jsonb_typeof("data" -> ${handle}) = 'string' AND ("data" ->> ${handle}) = ANY(${values})`
+      : await ctx.db.$queryRaw<
+          { id: string }[]
+        >`SELECT "id" FROM "Entry" WHERE "collectionId" = ${collectionId} AND json_type("data", ${`$.${handle}`}) = 'text' AND json_extract("data", ${`$.${handle}`}) IN (SELECT "value" FROM json_each(${JSON.stringify(values)}))`;
   return { id: { in: rows.map((row) => row.id) } };
 }
 

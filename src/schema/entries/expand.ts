@@ -18,25 +18,31 @@ export async function expandValues(
 ): Promise<Record<string, unknown>> {
   const values = await resolveImages(ctx, accountId, fields, data);
   const loader = ctx.loaders.entries(accountId);
-  for (const field of fields) {
-    if (field.type !== "entity" || values[field.handle] == null) continue;
-    const stored = values[field.handle];
-    const ids = (Array.isArray(stored) ? stored : [stored]).filter(
-      (id): id is string => typeof id === "string",
-    );
-    const entries = (await loader.loadMany(ids)).filter(
-      (entry): entry is ReferencedEntry => isEntry(entry) && (entry.published || !options.publishedOnly),
-    );
-    const expanded = await Promise.all(
-      entries.map(async (entry) =>
-        expandEntry({
-          ...entry,
-          data: await resolveImages(ctx, accountId, readFields(entry.blueprint.fields), entry.data),
-        }),
-      ),
-    );
-    values[field.handle] = Array.isArray(stored) ? expanded : (expanded[0] ?? null);
-  }
+  const entityFields = fields.filter((field) => field.type === "entity" && values[field.handle] != null);
+  // Every field's references in one load, so that a list of entries costs one batch however many
+  // entity fields its blueprint has.
+  const idsOf = (stored: unknown) =>
+    (Array.isArray(stored) ? stored : [stored]).filter((id): id is string => typeof id === "string");
+  const loaded = await loader.loadMany(entityFields.flatMap((field) => idsOf(values[field.handle])));
+  const byId = new Map<string, ReferencedEntry>();
+  for (const entry of loaded) if (isEntry(entry)) byId.set(entry.id, entry);
+  await Promise.all(
+    entityFields.map(async (field) => {
+      const stored = values[field.handle];
+      const entries = idsOf(stored)
+        .map((id) => byId.get(id))
+        .filter((entry): entry is ReferencedEntry => !!entry && (entry.published || !options.publishedOnly));
+      const expanded = await Promise.all(
+        entries.map(async (entry) =>
+          expandEntry({
+            ...entry,
+            data: await resolveImages(ctx, accountId, readFields(entry.blueprint.fields), entry.data),
+          }),
+        ),
+      );
+      values[field.handle] = Array.isArray(stored) ? expanded : (expanded[0] ?? null);
+    }),
+  );
   return values;
 }
 
