@@ -61,8 +61,12 @@ builder.mutationField("collectionCreate", (t) =>
             collection: await ctx.db.collection.findUniqueOrThrow({ ...query, where: { id } }),
           };
         } catch (error) {
-          if (!isUniqueViolation(error)) throw error;
-          existing = await ctx.db.collection.findUniqueOrThrow({ where: byHandle });
+          // A concurrent POST of the same handle won: this one becomes the update it would have been a
+          // moment later. That includes a 422 on the inline blueprint the winner just took.
+          const lostRace = isUniqueViolation(error) || (error instanceof ApiError && error.status === 422);
+          if (!lostRace) throw error;
+          existing = await ctx.db.collection.findUnique({ where: byHandle });
+          if (!existing) throw error;
         }
       }
       const { blueprint_handle: _attach, blueprint: _inline, ...settings } = args.input;
