@@ -698,4 +698,29 @@ describe("parsed template cache", () => {
     await client.put("/templates/byline", { template: { html: byline } });
     expect((await page("/blog/p1")).text).toContain('<small class="byline">by Post 1</small>');
   });
+
+  it("never serves one account's parse to another account with the same handles", async () => {
+    for (const [handle, kind, html] of [
+      ["theme", "layout", "<main>{{ content_for_layout }}</main>"],
+      ["post", "template", "<p>other {{ title }}</p>{% render 'byline' %}"],
+      ["byline", "partial", "<i>other byline</i>"],
+    ]) {
+      await expectCreated(other.post("/templates", { template: { handle, kind, html } }));
+    }
+    await expectCreated(
+      other.post("/collections", {
+        name: "Posts",
+        handle: "post",
+        routing: "blog/:handle",
+        template_handle: "post",
+        blueprint: { fields: [] },
+      }),
+    );
+    await expectCreated(other.post("/collections/post/entries", { handle: "p1", title: "Post 1" }));
+    const mine = await page("/blog/p1");
+    const theirs = await siteGet(server, "/blog/p1", other.account.domain);
+    expect(mine.text).toContain('<small class="byline">by Post 1</small>');
+    expect(theirs.text).toBe("<main><p>other Post 1</p><i>other byline</i></main>");
+    expect((await page("/blog/p1")).text).toBe(mine.text);
+  });
 });
