@@ -36,8 +36,10 @@ function codeFor(status: number): string {
     409: "CONFLICT",
     413: "PAYLOAD_TOO_LARGE",
     422: "UNPROCESSABLE_ENTITY",
+    429: "TOO_MANY_REQUESTS",
+    503: "SERVICE_UNAVAILABLE",
   };
-  return codes[status] ?? "INTERNAL_SERVER_ERROR";
+  return codes[status] ?? (status < 500 ? "BAD_REQUEST" : "INTERNAL_SERVER_ERROR");
 }
 
 /** Collects several field problems and throws them as one 422. */
