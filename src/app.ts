@@ -5,6 +5,7 @@ import { createServerAdapter } from "@whatwg-node/server";
 import type { Config } from "./config.ts";
 import { type Database, ping } from "./db/client.ts";
 import { createGraphQLHandler } from "./graphql.ts";
+import { noOutbox, type Outbox } from "./mail/outbox.ts";
 import { createRateLimiter, type RateLimiter, tooManyRequests } from "./rate-limit/index.ts";
 import { clientIp, rateLimitKey } from "./rate-limit/request.ts";
 import { createSiteHandler } from "./render/index.ts";
@@ -34,8 +35,9 @@ export function createApp(
     { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
     log,
   ),
+  outbox: Outbox = noOutbox,
 ) {
-  const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit };
+  const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit, outbox };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema);
   const site = createSiteHandler(schema);

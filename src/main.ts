@@ -6,6 +6,8 @@ import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { createOutbox } from "./mail/index.ts";
+import { loadMailSettings } from "./mail/settings.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { log, withRequestLog } from "./request-log.ts";
 import { createLocalStorage } from "./storage/local.ts";
@@ -21,7 +23,9 @@ const limiter = createRateLimiter(
   { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
   log,
 );
-const app = createApp(database, storage, config, limiter);
+// Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).
+const outbox = createOutbox(loadMailSettings(), log);
+const app = createApp(database, storage, config, limiter, outbox);
 let shuttingDown = false;
 const server = createServer(
   {

@@ -2,6 +2,7 @@
 // calling (resolved lazily from the bearer token, once per request), and per-request loaders that batch
 // nested reads.
 import type { Db, DbProvider } from "../db/client.ts";
+import { noOutbox, type Outbox } from "../mail/outbox.ts";
 import type { Storage } from "../storage/local.ts";
 import { findViewer, type Viewer } from "./accounts/tokens.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
@@ -21,6 +22,8 @@ export interface Context {
   clientIp: string | null;
   /** Files this request's transport staged (multipart uploads): the only ones an upload may commit. */
   stagedUploads: Set<string>;
+  /** Where mail goes to be delivered later (form notifications); never blocks the request. */
+  outbox: Outbox;
 }
 
 export interface ContextDeps {
@@ -28,6 +31,8 @@ export interface ContextDeps {
   provider: DbProvider;
   storage: Storage;
   uploadLimit: number;
+  /** Without one (tests of the schema, the CLI), nothing is sent. */
+  outbox?: Outbox;
 }
 
 export function createContext(
@@ -51,6 +56,7 @@ export function createContext(
     loaders: undefined as unknown as Loaders,
     clientIp,
     stagedUploads: new Set(),
+    outbox: deps.outbox ?? noOutbox,
   };
   context.loaders = createLoaders(context);
   return context;

@@ -10,6 +10,7 @@ import { insertEntry } from "../entries/save.ts";
 import { normalizeValues } from "../entries/values.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { formFieldsOf } from "../forms/form-fields.ts";
+import { notifySubmission } from "../forms/notify.ts";
 import { countSubmission, looksLikeSpam } from "./spam.ts";
 
 /** What the form's own hidden inputs may ask for (form_for writes them; a visitor can change them). */
@@ -86,5 +87,6 @@ export async function submitForm(
   };
   const blueprint = { id: form.blueprint.id, fields };
   await insertEntry(ctx, scope, form.collection, input, { blueprint, ...normalized });
+  notifySubmission(ctx, form, fields, values, input.handle);
   return { saved: true, ...answer };
 }

@@ -1,0 +1,42 @@
+// Notifications of a form's submissions (content-api.md leaves their content open): with
+// `notification_enabled`, each of `notification_emails` gets a plain-text message naming the form and
+// listing the submitted fields. Queued through the context's outbox: never waits for, nor fails on, mail.
+import type { FieldDefinition } from "../blueprints/fields.ts";
+import type { Context } from "../context.ts";
+
+export interface NotifyingForm {
+  title: string;
+  handle: string;
+  notificationEnabled: boolean;
+  notificationEmails: string | null;
+  collection: { handle: string };
+}
+
+export function notifySubmission(
+  ctx: Pick<Context, "outbox">,
+  form: NotifyingForm,
+  fields: FieldDefinition[],
+  values: Record<string, unknown>,
+  entryHandle: string,
+): void {
+  if (!form.notificationEnabled || !form.notificationEmails) return;
+  const lines = fields
+    .filter((field) => values[field.handle] !== undefined)
+    .map((field) => `${field.display}: ${shown(values[field.handle])}`);
+  const text = [
+    `New submission to the form "${form.title}" (${form.handle}).`,
+    "",
+    ...(lines.length > 0 ? lines : ["(no fields filled in)"]),
+    "",
+    `Stored as the unpublished entry ${entryHandle} of the collection ${form.collection.handle}.`,
+    "",
+  ].join("\n");
+  const subject = `New submission: ${form.title}`.replace(/[\r\n]+/g, " ");
+  for (const to of form.notificationEmails.split(",").map((email) => email.trim())) {
+    if (to) ctx.outbox.send({ to, subject, text });
+  }
+}
+
+function shown(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}

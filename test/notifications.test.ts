@@ -1,0 +1,243 @@
+// Form notifications by email (issue #5): with SMTP_URL set, a submission to a form with
+// notification_enabled mails each notification address, through an in-memory queue that retries
+// temporary failures and never holds up the submission. The SMTP listener is started by the test.
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, request } from "./helpers/api.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+let smtp: SMTPServer;
+let server: TestServer;
+let account: TestAccount;
+const received: Received[] = [];
+/** Answer this many next messages with a temporary 451. */
+let refuseNext = 0;
+let refused = 0;
+/** While set, new SMTP connections get no greeting (the server looks down). */
+let hold: Array<() => void> | null = null;
+
+function startSmtp(): Promise<number> {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onConnect(_session, callback) {
+      if (hold) hold.push(() => callback());
+      else callback();
+    },
+    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        if (refuseNext > 0) {
+          refuseNext -= 1;
+          refused += 1;
+          const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
+          return callback(error);
+        }
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        callback();
+      });
+    },
+  });
+  return new Promise((resolve) =>
+    smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as AddressInfo).port)),
+  );
+}
+
+function graphql(query: string, variables: Record<string, unknown>) {
+  return request(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${account.token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+}
+
+function submit(form: Record<string, string>) {
+  const { port } = new URL(server.url);
+  const body = new URLSearchParams(form).toString();
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/cms/contact/submit",
+        method: "POST",
+        headers: {
+          host: account.domain,
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "application/json",
+        },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function waitFor<T>(check: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = check();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error("timed out waiting for mail");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The decoded text of a simple (7bit or quoted-printable) message. */
+function bodyOf(raw: string): string {
+  const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
+  return /content-transfer-encoding: quoted-printable/i.test(raw)
+    ? body
+        .replace(/=\r\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
+    : body;
+}
+
+beforeAll(async () => {
+  const port = await startSmtp();
+  server = await startServer({
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_FROM: "Acme CMS <cms@acme.test>",
+    SMTP_RETRY_DELAY_MS: "100",
+  });
+  account = await createAccount(server);
+  const client = api(server, account);
+  const collection = await client.post("/collections", {
+    name: "Messages",
+    handle: "messages",
+    routing: "messages/:handle",
+    blueprint: {
+      handle: "messages",
+      fields: [
+        { handle: "name", display: "Your name", type: "text", options: { required: true } },
+        { handle: "message", display: "Message", type: "text" },
+        { handle: "copies", display: "Copies", type: "number" },
+      ],
+    },
+  });
+  expect(collection.status, collection.text).toBe(201);
+  const form = await client.post("/forms", {
+    title: "Contact us",
+    handle: "contact",
+    collection_handle: "messages",
+    blueprint_handle: "messages",
+  });
+  expect(form.status, form.text).toBe(201);
+  const enabled = await graphql(
+    `mutation ($account: ID!, $input: FormNotificationsInput!) {
+      formNotificationsUpdate(account_id: $account, id: "contact", input: $input) { notification_enabled notification_emails }
+    }`,
+    {
+      account: account.account_id,
+      input: { notification_enabled: true, notification_emails: ["ops@acme.test", "boss@acme.test"] },
+    },
+  );
+  expect(enabled.body.data?.formNotificationsUpdate, enabled.text).toEqual({
+    notification_enabled: true,
+    notification_emails: "ops@acme.test, boss@acme.test",
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+});
+
+describe("form notifications over SMTP", () => {
+  it("mails each address the form's name and the submitted fields", async () => {
+    const answer = await submit({
+      "fields[name]": "Ada Lovelace",
+      "fields[message]": "Hello there",
+      "fields[copies]": "3",
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ ok: true });
+    const mails = await waitFor(() => {
+      const mine = received.filter(
+        (mail) => mail.raw.includes("Ada Lovelace") || bodyOf(mail.raw).includes("Ada Lovelace"),
+      );
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(mails.flatMap((mail) => mail.to).sort()).toEqual(["boss@acme.test", "ops@acme.test"]);
+    for (const mail of mails) {
+      expect(mail.from).toBe("cms@acme.test");
+      expect(mail.raw).toMatch(/^From: Acme CMS <cms@acme\.test>\r?$/m);
+      expect(mail.raw).toMatch(/^Subject: New submission: Contact us\r?$/m);
+      const body = bodyOf(mail.raw);
+      expect(body).toContain('New submission to the form "Contact us" (contact).');
+      expect(body).toContain("Your name: Ada Lovelace");
+      expect(body).toContain("Message: Hello there");
+      expect(body).toContain("Copies: 3");
+    }
+  });
+
+  it("retries a temporary refusal until the mail arrives", async () => {
+    refuseNext = 1;
+    refused = 0;
+    const answer = await submit({ "fields[name]": "Retry Person" });
+    expect(answer.status, answer.text).toBe(200);
+    const mails = await waitFor(() => {
+      const mine = received.filter((mail) => bodyOf(mail.raw).includes("Retry Person"));
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(refused).toBe(1);
+    expect(mails.flatMap((mail) => mail.to).sort()).toEqual(["boss@acme.test", "ops@acme.test"]);
+    expect(server.output.some((line) => line.includes('"msg":"mail retry"'))).toBe(true);
+  });
+
+  it("answers the submission at once while the SMTP server does not respond, and delivers later", async () => {
+    hold = [];
+    const started = Date.now();
+    const answer = await submit({ "fields[name]": "Patient Person" });
+    const elapsed = Date.now() - started;
+    expect(answer.status, answer.text).toBe(200);
+    expect(elapsed).toBeLessThan(1_000);
+    // The queue is trying to connect: let it through.
+    await waitFor(() => (hold && hold.length > 0 ? true : undefined));
+    const waiting = hold;
+    hold = null;
+    for (const release of waiting) release();
+    const mails = await waitFor(() => {
+      const mine = received.filter((mail) => bodyOf(mail.raw).includes("Patient Person"));
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(mails).toHaveLength(2);
+  });
+
+  it("sends nothing for a form without notifications", async () => {
+    const disabled = await graphql(
+      `mutation ($account: ID!) {
+        formNotificationsUpdate(account_id: $account, id: "contact", input: { notification_enabled: false }) { notification_enabled }
+      }`,
+      { account: account.account_id },
+    );
+    expect(disabled.body.data?.formNotificationsUpdate, disabled.text).toEqual({
+      notification_enabled: false,
+    });
+    const before = received.length;
+    const answer = await submit({ "fields[name]": "Quiet Person" });
+    expect(answer.status, answer.text).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received.length).toBe(before);
+  });
+});
