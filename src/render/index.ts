@@ -78,7 +78,11 @@ export function createSiteHandler(schema: GraphQLSchema) {
 
 function decodePath(pathname: string): string {
   try {
-    return decodeURIComponent(pathname);
+    const decoded = decodeURIComponent(pathname);
+    // No page path holds a control character (NUL is not even storable text): such a request looks up
+    // the raw path instead, which names no page (404, not a database error).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
+    return /[\u0000-\u001f\u007f]/.test(decoded) ? pathname : decoded;
   } catch {
     return pathname;
   }
