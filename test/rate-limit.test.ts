@@ -3,6 +3,7 @@
 // memory, or in Redis (REDIS_URL) shared by every server process using it; Redis down lets requests
 // through with a logged warning.
 import { randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryStore } from "../src/rate-limit/window.ts";
 import { type ApiResponse, api, request } from "./helpers/api.ts";
@@ -36,6 +37,27 @@ function graphql(server: TestServer, token: string | undefined): Promise<ApiResp
     method: "POST",
     headers: { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) },
     body: JSON.stringify({ query: "{ __typename }" }),
+  });
+}
+
+/** A request on the public site (Node's fetch will not send a Host header). */
+function siteRequest(
+  server: TestServer,
+  method: string,
+  path: string,
+  host: string,
+): Promise<{ status: number }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { hostname: url.hostname, port: url.port, path, method, headers: { host } },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0 });
+      },
+    );
+    req.on("error", reject);
+    req.end();
   });
 }
 
@@ -89,6 +111,12 @@ describe("in memory", () => {
     expectTooMany(await request(`${server.url}${path}`));
     // The valid token keeps its own budget.
     expect((await api(server, account).get("/collections")).status).toBe(200);
+    // Form posts on the site count against the same IP budget; pages and assets are not limited.
+    const onSite = (method: string, path: string) =>
+      siteRequest(server, method, path, account.domain).then((answer) => answer.status);
+    expect(await onSite("POST", "/cms/contact/submit")).toBe(429);
+    expect(await onSite("GET", "/")).not.toBe(429);
+    expect(await onSite("GET", "/assets/none.png")).toBe(404);
   });
 
   it("leaves health checks unlimited", async () => {
