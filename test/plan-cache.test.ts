@@ -64,4 +64,10 @@ describe("filling a plan", () => {
     const placeholder = JSON.parse(shape?.key ?? "{}").query.arguments.where.title.contains as string;
     expect(fill({ args: [`%${placeholder}%`] }, ["x"])).toBeNull();
   });
+
+  it("refuses a plan where a placeholder was serialized into a JSON value (a JSON filter's equals)", () => {
+    const shape = parameterize(read({ data: { path: ["category"], equals: "news" } }));
+    const placeholder = JSON.parse(shape?.key ?? "{}").query.arguments.where.data.equals as string;
+    expect(fill({ args: ["category", JSON.stringify(placeholder)] }, ["category", "news"])).toBeNull();
+  });
 });

@@ -31,6 +31,8 @@ const optionKeys = new Set(["mode"]);
 const MAX_SHAPES = 2000;
 const marker = "\u0001cms-plan-param-";
 const end = "\u0001";
+/** A placeholder inside a value the compiler serialized itself (a JSON filter's `equals`), JSON-escaped. */
+const escapedMarker = JSON.stringify(marker).slice(1, -1);
 
 interface Shape {
   plan: Plan;
@@ -70,7 +72,10 @@ export function fill(plan: Plan, values: string[]): Plan | null {
   let embedded = false;
   const visit = (node: unknown): unknown => {
     if (typeof node === "string") {
-      if (!node.includes(marker)) return node;
+      if (!node.includes(marker)) {
+        if (node.includes(escapedMarker)) embedded = true;
+        return node;
+      }
       const whole = node.startsWith(marker) && node.endsWith(end);
       const value = whole ? values[Number(node.slice(marker.length, -end.length))] : undefined;
       if (value === undefined) embedded = true;
