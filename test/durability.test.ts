@@ -1,5 +1,5 @@
-// Durability: the server is killed with SIGKILL in the middle of a write load (entries and uploads from
-// concurrent clients), restarted on the same database and data directory, and every write it had
+// Durability: the server is killed with SIGKILL in the middle of a write load (entry creates, entry
+// PATCHes and uploads from concurrent clients), restarted on the same database and data directory, and every write it had
 // acknowledged (2xx) must be there, readable and intact; writes in flight may or may not have happened,
 // but never half: no entry without its values, no asset without its bytes, counts that agree.
 import { request as httpRequest } from "node:http";
@@ -17,7 +17,7 @@ let restarted: TestServer | undefined;
 afterAll(() => restarted?.stop());
 
 interface Write {
-  kind: "entry" | "asset";
+  kind: "entry" | "asset" | "update";
   key: string;
   body: string;
 }
@@ -67,6 +67,21 @@ describe("SIGKILL during a write load", () => {
       }),
     );
 
+    // One counter entry per worker, which that worker PATCHes (n = its iteration) between creates.
+    await expectCreated(
+      client.post("/collections", {
+        name: "Counters",
+        handle: "counters",
+        routing: "counters/:handle",
+        blueprint: { fields: [{ handle: "n", type: "number" }] },
+      }),
+    );
+    for (let w = 0; w < WORKERS; w++) {
+      await expectCreated(
+        client.post("/collections/counters/entries", { title: `w${w}`, handle: `w${w}`, n: -1 }),
+      );
+    }
+
     const acked: Write[] = [];
     const inFlight = new Set<Write>();
     let killed = false;
@@ -74,27 +89,29 @@ describe("SIGKILL during a write load", () => {
       for (let i = 0; !killed; i++) {
         const key = `w${w}-${i}`;
         const write: Write = {
-          kind: i % 4 === 3 ? "asset" : "entry",
+          kind: i % 4 === 3 ? "asset" : i % 4 === 1 ? "update" : "entry",
           key,
           body: `payload of ${key} `.repeat(20),
         };
         inFlight.add(write);
         try {
           const response =
-            write.kind === "entry"
-              ? await client.post("/collections/log/entries", {
-                  title: key,
-                  handle: key,
-                  body: write.body,
-                  n: i,
-                })
-              : await client.post("/assets", {
-                  asset: {
-                    filename: `${key}.txt`,
-                    path: "load",
-                    data: Buffer.from(write.body).toString("base64"),
-                  },
-                });
+            write.kind === "update"
+              ? await client.patch(`/collections/counters/entries/w${w}`, { n: i })
+              : write.kind === "entry"
+                ? await client.post("/collections/log/entries", {
+                    title: key,
+                    handle: key,
+                    body: write.body,
+                    n: i,
+                  })
+                : await client.post("/assets", {
+                    asset: {
+                      filename: `${key}.txt`,
+                      path: "load",
+                      data: Buffer.from(write.body).toString("base64"),
+                    },
+                  });
           if (response.status >= 200 && response.status < 300) {
             acked.push(write);
             inFlight.delete(write);
@@ -144,6 +161,16 @@ describe("SIGKILL during a write load", () => {
     const one = ackedEntries.at(-1);
     if (one) expect((await after.get(`/collections/log/entries/${one.key}`)).body.body).toBe(one.body);
 
+    // Each counter holds its last acknowledged update, or the one in flight at the kill.
+    for (let w = 0; w < WORKERS; w++) {
+      const iteration = (write: Write) => Number(write.key.split("-")[1]);
+      const mine = (write: Write) => write.kind === "update" && write.key.startsWith(`w${w}-`);
+      const lastAcked = Math.max(-1, ...acked.filter(mine).map(iteration));
+      const pending = [...inFlight].filter(mine).map(iteration);
+      const counter = await after.get(`/collections/counters/entries/w${w}`);
+      expect([lastAcked, ...pending]).toContain(counter.body.n);
+    }
+
     // Every acknowledged upload is listed and served byte for byte; none listed lacks its bytes.
     const assets = (await listAll(after, "/assets")).filter((asset) => asset.path === "load");
     const ackedAssets = acked.filter((write) => write.kind === "asset");
@@ -170,6 +197,6 @@ describe("SIGKILL during a write load", () => {
       });
       expect([200, 201], retried.text).toContain(retried.status);
     }
-    expect(ackedEntries.length + ackedAssets.length).toBe(acked.length);
+    expect(acked.some((write) => write.kind === "update")).toBe(true);
   });
 });
