@@ -18,7 +18,7 @@ function graphql(query: string, variables: Record<string, unknown>) {
   });
 }
 
-async function countedList(query: string, size: number, pick: (data: any) => unknown[]) {
+async function countedOnce(query: string, size: number, pick: (data: any) => unknown[]) {
   const response = await graphql(query, { size });
   expect(response.status, response.text).toBe(200);
   expect(response.body.errors, response.text).toBeUndefined();
@@ -32,6 +32,20 @@ async function countedList(query: string, size: number, pick: (data: any) => unk
   const count = Number(response.headers.get("x-query-count"));
   expect(count, "X-Query-Count").toBeGreaterThan(0);
   return count;
+}
+
+/**
+ * Statements for lists of 5, 20 and 40 entries. Short-lived server caches (token lookups, counts) may
+ * spare a statement on one request and not the next: after a warm-up, each size is measured twice and
+ * its fewest taken, so that only what grows with the list could tell the sizes apart.
+ */
+async function countsBySize(query: string, pick: (data: any) => unknown[]) {
+  await countedOnce(query, 5, pick);
+  const counts: number[] = [];
+  for (const size of [5, 20, 40]) {
+    counts.push(Math.min(await countedOnce(query, size, pick), await countedOnce(query, size, pick)));
+  }
+  return counts;
 }
 
 beforeAll(async () => {
@@ -88,11 +102,7 @@ describe("SQL statements per GraphQL list", () => {
       }
     }`;
     const pick = (data: any) => data.contentEntries.data;
-    const counts = [
-      await countedList(query, 5, pick),
-      await countedList(query, 20, pick),
-      await countedList(query, 40, pick),
-    ];
+    const counts = await countsBySize(query, pick);
     expect(new Set(counts).size, `counts ${counts.join(", ")}`).toBe(1);
   });
 
@@ -104,23 +114,22 @@ describe("SQL statements per GraphQL list", () => {
     }`;
     const pick = (data: any) =>
       data.contentEntriesConnection.edges.map((edge: { node: unknown }) => edge.node);
-    const counts = [
-      await countedList(query, 5, pick),
-      await countedList(query, 20, pick),
-      await countedList(query, 40, pick),
-    ];
+    const counts = await countsBySize(query, pick);
     expect(new Set(counts).size, `counts ${counts.join(", ")}`).toBe(1);
   });
 
-  it("the management entries list too (20 a page: one page of 20 versus a last page of 5)", async () => {
-    const query = `query ($account: ID!, $page: Int) {
-      entries(account_id: $account, collection_id: "posts", page: $page) { data { handle values } }
+  it("the management entries list too: one entry (by handle) costs what a page of 20 does", async () => {
+    const query = `query ($account: ID!, $handle: String) {
+      entries(account_id: $account, collection_id: "posts", handle: $handle) { data { handle values } }
     }`;
-    const counted = async (page: number, size: number) => {
-      const response = await graphql(query, { page });
+    const counted = async (handle: string | null, size: number) => {
+      const response = await graphql(query, { handle });
       expect(response.body.data.entries.data, response.text).toHaveLength(size);
       return Number(response.headers.get("x-query-count"));
     };
-    expect(await counted(1, 20)).toBe(await counted(2, 20));
+    await counted(null, 20);
+    const one = Math.min(await counted("post-3", 1), await counted("post-3", 1));
+    const page = Math.min(await counted(null, 20), await counted(null, 20));
+    expect(page).toBe(one);
   });
 });

@@ -7,7 +7,7 @@ import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { parseDateTime } from "../scalars.ts";
 import { type ContentFilter, type Operator, operators } from "./inputs.ts";
-import { type Comparison, numberComparison, textEquals, valueFilter } from "./json-values.ts";
+import { type Comparison, numberComparison, valueFilter } from "./json-values.ts";
 import { type SystemField, systemField } from "./system-fields.ts";
 
 type Where = Prisma.EntryWhereInput;
@@ -138,16 +138,15 @@ async function valueCondition(
       handle,
       op as Comparison,
       expect(value, "number", path) as number,
+      path,
     );
   }
   if (expected === "boolean" && op === "in") refuse(path, "toggle fields take eq and ne");
   const listed = (op === "in" ? (value as unknown[]) : [value]).map((one) =>
     expect(one, expected as string, path),
   );
-  const equal =
-    expected === "string"
-      ? await textEquals(ctx, collectionId, handle, listed as string[])
-      : { OR: listed.map((one) => valueFilter(ctx, handle, { equals: one })) };
+  const equals = listed.map((one) => valueFilter(ctx, handle, { equals: one }));
+  const equal = equals.length === 1 ? (equals[0] as Where) : { OR: equals };
   if (op !== "ne") return equal;
   // Entries without the value differ too (NOT alone would leave them out: SQL NULL).
   return { OR: [{ NOT: equal }, valueFilter(ctx, handle, { equals: Prisma.AnyNull })] };
