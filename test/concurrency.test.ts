@@ -114,3 +114,35 @@ describe("concurrent PATCHes of a global", () => {
     for (const [i, field] of fields.entries()) expect(read.body[field.handle]).toBe(`value ${i}`);
   });
 });
+
+describe("concurrent PUTs of a blueprint's fields", () => {
+  // A PUT lists the fields to keep; what it leaves out of a kept field (display, options) comes from
+  // the stored one. Each of these PUTs sets the options of one field only: all of them must survive.
+  it("never lose a field's options set by another request", async () => {
+    const handles = Array.from({ length: 20 }, (_, i) => `f${i}`);
+    const blueprint = await expectCreated(
+      client.post("/blueprints", {
+        title: "Grows",
+        handle: "grows",
+        fields: handles.map((handle) => ({ handle, type: "text" })),
+      }),
+    );
+    const responses = await Promise.all(
+      handles.map((mine, i) =>
+        client.put(`/blueprints/${blueprint.id}`, {
+          fields: handles.map((handle) => ({
+            handle,
+            type: "text",
+            ...(handle === mine && { options: { placeholder: `set by ${i}` } }),
+          })),
+        }),
+      ),
+    );
+    expect(responses.map((r) => (r.status === 200 ? 200 : r.text))).toEqual(handles.map(() => 200));
+    const read = await client.get(`/blueprints/${blueprint.id}`);
+    for (const [i, handle] of handles.entries()) {
+      const field = read.body.fields.find((candidate: any) => candidate.handle === handle);
+      expect(field?.options, handle).toEqual({ placeholder: `set by ${i}` });
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
+import { backoff, MAX_ATTEMPTS } from "../entries/update.ts";
 import { ApiError } from "../errors.ts";
 import { handleFromTitle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
@@ -50,32 +51,40 @@ builder.mutationField("blueprintUpdate", (t) =>
     },
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
-      const stored = await findBlueprint(ctx, scope, args.id);
-      const owner = await ctx.db.global.findFirst({
-        where: { ...scope, blueprintId: stored.id },
-        select: { handle: true },
-      });
-      if (owner) {
-        throw new ApiError(409, "This blueprint belongs to a global", [
-          { path: "id", message: `change it through /globals/${owner.handle}` },
-        ]);
-      }
       const { title, handle, fields } = args.input;
-      try {
-        return await ctx.db.blueprint.update({
-          ...query,
-          where: { id: stored.id },
-          data: {
-            ...(title != null && { title }),
-            ...(handle != null && { handle }),
-            ...(fields != null && {
-              fields: toJson(mergeFields(readFields(stored.fields), fields as FieldInput[])),
-            }),
-          },
+      // Fields are merged into the stored ones: compare-and-set on `updatedAt` (each write moves it
+      // strictly forward), retried on the fresh row, so concurrent PUTs never drop each other's fields.
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const stored = await findBlueprint(ctx, scope, args.id);
+        const owner = await ctx.db.global.findFirst({
+          where: { ...scope, blueprintId: stored.id },
+          select: { handle: true },
         });
-      } catch (error) {
-        throw isUniqueViolation(error) ? handleTaken() : error;
+        if (owner) {
+          throw new ApiError(409, "This blueprint belongs to a global", [
+            { path: "id", message: `change it through /globals/${owner.handle}` },
+          ]);
+        }
+        let count: number;
+        try {
+          ({ count } = await ctx.db.blueprint.updateMany({
+            where: { id: stored.id, updatedAt: stored.updatedAt },
+            data: {
+              ...(title != null && { title }),
+              ...(handle != null && { handle }),
+              ...(fields != null && {
+                fields: toJson(mergeFields(readFields(stored.fields), fields as FieldInput[])),
+              }),
+              updatedAt: new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1)),
+            },
+          }));
+        } catch (error) {
+          throw isUniqueViolation(error) ? handleTaken() : error;
+        }
+        if (count > 0) return ctx.db.blueprint.findUniqueOrThrow({ ...query, where: { id: stored.id } });
+        await backoff(attempt);
       }
+      throw new ApiError(409, "The blueprint is being changed by other requests; try again");
     },
   }),
 );
