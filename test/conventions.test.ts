@@ -150,6 +150,38 @@ describe("request bodies", () => {
     expectErrorBody(put, 400, "PUT []");
   });
 
+  // Found by test/fuzz.test.ts: re-encoding a body nested 5,000 levels deep overflowed the stack (500).
+  it("answers a body nested more than 64 levels deep with 400 on body, and takes 64", async () => {
+    const deep = (depth: number) => `${'{"a":'.repeat(depth - 1)}1${"}".repeat(depth - 1)}`;
+    for (const body of [
+      `{"name":"X","handle":"x","routing":"x/:handle","v":${deep(5_000)}}`,
+      `{"name":"X","handle":"x","routing":"x/:handle","v":${"[".repeat(3_000)}${"]".repeat(3_000)}}`,
+      deep(66),
+    ]) {
+      const response = await rawJson("POST", "/collections", body);
+      expectErrorBody(response, 400, body.slice(0, 60));
+      expect(paths(response)).toEqual(["body"]);
+    }
+    const fits = await rawJson("PUT", "/collections/articles/entries/hello", `{"a":${deep(64)}}`);
+    expect(fits.status, fits.text).toBe(200);
+  });
+
+  // Found by test/fuzz.test.ts: a JSON "\ud800" escape is valid JSON but no Unicode text; it reached the
+  // database driver and failed there (500).
+  it("answers an unpaired surrogate in a body string or key with 422 on that field", async () => {
+    for (const [body, path] of [
+      ['{"template_handle":"\\ud800"}', "template_handle"],
+      ['{"name":"a\\udfffb"}', "name"],
+    ] as const) {
+      const response = await rawJson("PUT", "/collections/articles", body);
+      expectErrorBody(response, 422, body);
+      expect(paths(response), body).toEqual([path]);
+    }
+    const paired = await rawJson("PUT", "/collections/articles", '{"name":"Articles \\ud83d\\ude00"}');
+    expect(paired.body.name, paired.text).toBe("Articles 😀");
+    expect((await client.put("/collections/articles", { name: "Articles" })).status).toBe(200);
+  });
+
   it("answers a body over 2 MB with 413 and the error body", async () => {
     const big = JSON.stringify({
       name: "Big",

@@ -172,4 +172,29 @@ describe("GraphQL limits", () => {
     );
     expect(response.status).toBe(401);
   });
+
+  // Found by test/fuzz.test.ts (issue #6): a JSON variable thousands of levels deep overflowed the stack
+  // downstream, and an unpaired surrogate ("\ud800") failed in the database driver: both were 500s.
+  it("refuses a JSON value nested more than 64 levels deep and an unpaired surrogate, never a 500", async () => {
+    const create = `mutation ($account: ID!, $input: CollectionCreateInput!) {
+      collectionCreate(account_id: $account, input: $input) { created collection { name } }
+    }`;
+    const send = (input: string) =>
+      request(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${account.token}` },
+        body: `{"query":${JSON.stringify(create)},"variables":{"account":"${account.account_id}","input":${input}}}`,
+      });
+    const field = (options: string) =>
+      `{"name":"Deep","handle":"deep","routing":"deep/:handle","blueprint":{"fields":[{"handle":"f","type":"text","options":${options}}]}}`;
+    const deep = await send(field(`${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`));
+    expect(deep.status, deep.text).toBe(400);
+    expect(deep.body.errors[0].message).toMatch(/more than 64 levels deep/);
+    expect(deep.text).not.toMatch(/Unexpected error|\bat .+\.(ts|js):\d+/);
+    const surrogate = await send('{"name":"a\\ud800","handle":"lone","routing":"lone/:handle"}');
+    expect(surrogate.body.errors[0].extensions.code, surrogate.text).toBe("UNPROCESSABLE_ENTITY");
+    expect(surrogate.body.errors[0].extensions.details[0].path, surrogate.text).toBe("name");
+    const fits = await send(field(`${'{"a":'.repeat(63)}1${"}".repeat(63)}`));
+    expect(fits.body.data?.collectionCreate.created, fits.text).toBe(true);
+  });
 });

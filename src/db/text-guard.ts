@@ -1,11 +1,13 @@
 // PostgreSQL cannot store NUL characters in text, where SQLite can: refusing them before any query keeps
 // both databases alike and turns what would be a driver error into a clear client error on the field.
+// Unpaired UTF-16 surrogates (a JSON "\ud800" escape) are refused the same way: they are no Unicode text,
+// and Prisma's query encoding fails on them with an internal error on both databases.
 export class UnstorableTextError extends Error {
   /** The API name of the field that held the text, e.g. `root_routing` or a blueprint field's handle. */
   readonly field: string;
 
   constructor(field: string) {
-    super("must not contain NUL (\\u0000) characters");
+    super("must not contain NUL (\\u0000) characters or unpaired surrogates (\\ud800-\\udfff)");
     this.field = field;
   }
 }
@@ -26,16 +28,19 @@ const structural = new Set([
   "not",
 ]);
 
-/** The key path to the first string holding a NUL, or undefined. */
+// With the `u` flag a surrogate pair is one code point: only unpaired surrogates match \p{Cs}.
+const unstorable = (text: string) => text.includes("\u0000") || /\p{Cs}/u.test(text);
+
+/** The key path to the first string holding a NUL or an unpaired surrogate, or undefined. */
 export function nulPath(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (typeof value === "string") return unstorable(value) ? path : undefined;
   if (value === null || typeof value !== "object" || value instanceof Date || path.length > 100)
     return undefined;
   const entries: [string, unknown][] = Array.isArray(value)
     ? value.map((item, i) => [String(i), item])
     : Object.entries(value);
   for (const [key, item] of entries) {
-    if (key.includes("\u0000")) return [...path, key];
+    if (unstorable(key)) return [...path, key];
     const found = nulPath(item, [...path, key]);
     if (found) return found;
   }

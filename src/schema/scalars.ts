@@ -1,11 +1,17 @@
 // JSON for free-form values (blueprint values, field options) and DateTime for ISO 8601 timestamps.
 import { GraphQLError, Kind, type ValueNode } from "graphql";
 import { builder } from "./builder.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 
 builder.scalarType("JSON", {
-  description: "Any JSON value.",
+  description: `Any JSON value, its arrays and objects nested at most ${MAX_JSON_DEPTH} levels deep.`,
   serialize: (value) => value,
-  parseValue: (value) => value,
+  parseValue: (value) => {
+    if (nestsDeeperThan(value)) {
+      throw new GraphQLError(`must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+    }
+    return value;
+  },
   parseLiteral: (node) => literalValue(node),
 });
 
