@@ -16,9 +16,36 @@ export function serializedSqlite(file: string): Factory {
   factory.connect = async () => {
     const adapter = await connect();
     reuseStatements((adapter as unknown as { client: Database.Database }).client);
-    return serialize(adapter);
+    const serialized = serialize(adapter);
+    keepStatistics(serialized);
+    return serialized;
   };
   return factory;
+}
+
+export const STATISTICS_CHECK_MS = 60_000;
+
+/**
+ * Without statistics SQLite guesses that `accountId = ?` matches a few rows, and reads every entry of
+ * the account through an accountId index instead of looking 20 IDs up by primary key (20 ms instead of
+ * 0.1 ms at 50,000 entries). So the statistics are gathered (ANALYZE, sampling at most 400 rows an
+ * index) at start and whenever the entries have more than doubled since, checked every minute through
+ * max(rowid), which costs nothing.
+ */
+function keepStatistics(adapter: Adapter): void {
+  const query = async (sql: string) =>
+    (await adapter.queryRaw({ sql, args: [], argTypes: [] })).rows as unknown[][];
+  let analyzedRows = -1;
+  const check = async () => {
+    const rows = Number((await query('SELECT max(rowid) FROM "Entry"'))[0]?.[0] ?? 0);
+    if (analyzedRows >= 0 && rows <= 2 * analyzedRows + 100) return;
+    await query("PRAGMA analysis_limit = 400");
+    await query("ANALYZE");
+    analyzedRows = rows;
+  };
+  const run = () => void check().catch(() => {});
+  run();
+  setInterval(run, STATISTICS_CHECK_MS).unref();
 }
 
 const MAX_STATEMENTS = 500;
