@@ -87,6 +87,22 @@ export function memoryOf(pid: number): { rssMb: number; peakMb: number } | null 
   }
 }
 
+/**
+ * CPU time a process has used so far (user + system), in ms, from /proc/<pid>/stat. Per request it is a
+ * steadier measure than req/s on a machine shared with other work.
+ */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(join("/proc", String(pid), "stat"), "utf8");
+    // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Samples a process's RSS every `everyMs` until stopped; `peakMb` reports the highest since its last call. */
 export function watchMemory(pid: number, everyMs = 100) {
   let highest = 0;

@@ -13,12 +13,13 @@ interface Record {
 
 export function printTable(record: Record): void {
   const rows = [
-    ["workload", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "vs baseline", "errors"],
+    ["workload", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "peak RSS MB", "vs baseline", "errors"],
     ...[{ ...record.baseline, ratio_to_baseline: 1 }, ...record.workloads].map((row) => [
       row.title,
       String(row.requests_per_second),
       String(row.latency_p50_ms),
       String(row.latency_p99_ms),
+      row.cpu_ms_per_request.toFixed(2),
       String(row.peak_rss_mb),
       `${row.ratio_to_baseline.toFixed(2)}x`,
       String(row.errors + row.non_2xx),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/client.ts";
 import { freshDatabase } from "./database.ts";
-import { memoryOf, root, startProcess, watchMemory } from "./processes.ts";
+import { cpuMsOf, memoryOf, root, startProcess, watchMemory } from "./processes.ts";
 import { printTable } from "./report.ts";
 import { seed } from "./seed.ts";
 import {
@@ -57,10 +57,13 @@ try {
     logFile: join(database.dataDir, "baseline.log"),
   });
   const baselineMemory = watchMemory(baseline.child.pid ?? 0);
-  const baselineRun = await run(baseline.url, "baseline", "Baseline: node:http + one SQL query", {
-    method: "GET",
-    setupRequest: entryRead(seeded),
-  });
+  const baselineRun = await run(
+    baseline.url,
+    "baseline",
+    "Baseline: node:http + one SQL query",
+    { method: "GET", setupRequest: entryRead(seeded) },
+    baseline.child.pid ?? 0,
+  );
   const baselineResult = { ...baselineRun.measured, peak_rss_mb: Math.round(baselineMemory.peakMb()) };
   baselineMemory.stop();
   await baseline.stop();
@@ -69,8 +72,13 @@ try {
   const results: (Measured & { ratio_to_baseline: number })[] = [];
   for (const workload of workloads) {
     if (only && !only.includes(workload.name)) continue;
-    const { measured } = await run(server.url, workload.name, workload.title, workload.request(seeded), () =>
-      memory.peakMb(),
+    const { measured } = await run(
+      server.url,
+      workload.name,
+      workload.title,
+      workload.request(seeded),
+      serverPid,
+      () => memory.peakMb(),
     );
     const ratio = measured.requests_per_second / Math.max(baselineResult.requests_per_second, 1);
     results.push({ ...measured, ratio_to_baseline: Math.round(ratio * 1000) / 1000 });
@@ -102,16 +110,20 @@ async function run(
   name: string,
   title: string,
   options: RequestOptions,
+  pid: number,
   peakMb: () => number = () => 0,
 ): Promise<{ measured: Measured }> {
   await probe(url, options, name);
   if (settings.warmup > 0) await measure(url, options, settings.warmup);
   peakMb();
+  const cpuBefore = cpuMsOf(pid);
   const result = await measure(url, options);
-  const measured = summarize(name, title, result, peakMb());
+  const measured = summarize(name, title, result, peakMb(), cpuMsOf(pid) - cpuBefore);
   const flag =
     measured.errors + measured.non_2xx > 0 ? ` (${measured.errors} errors, ${measured.non_2xx} non-2xx)` : "";
-  console.log(`  ${title}: ${measured.requests_per_second} req/s, p99 ${measured.latency_p99_ms} ms${flag}`);
+  console.log(
+    `  ${title}: ${measured.requests_per_second} req/s, p99 ${measured.latency_p99_ms} ms, ${measured.cpu_ms_per_request} ms CPU/request${flag}`,
+  );
   return { measured };
 }
 

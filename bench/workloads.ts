@@ -24,6 +24,8 @@ export interface Measured {
   errors: number;
   non_2xx: number;
   peak_rss_mb: number;
+  /** Server CPU time (user + system) per request: steadier than req/s on a busy machine. */
+  cpu_ms_per_request: number;
 }
 
 /** Cycles through `values`, one per request. */
@@ -145,6 +147,7 @@ export function summarize(
   title: string,
   result: autocannon.Result,
   peakRssMb: number,
+  cpuMs: number,
 ): Measured {
   return {
     name,
@@ -156,5 +159,6 @@ export function summarize(
     errors: result.errors + result.timeouts,
     non_2xx: result.non2xx,
     peak_rss_mb: Math.round(peakRssMb),
+    cpu_ms_per_request: Math.round((cpuMs / Math.max(result.requests.total, 1)) * 1000) / 1000,
   };
 }
