@@ -131,7 +131,7 @@ beforeAll(async () => {
     {
       handle: "delta",
       title: "Delta",
-      body: "no price here",
+      body: "no price here: 100% free_ish",
       published_at: "2024-04-01T00:00:00Z",
       position: 1,
     },
@@ -216,6 +216,19 @@ describe("contentEntries", () => {
     expect(await handles([{ field: "featured", eq: true }])).toEqual(["alpha"]);
     expect(await handles([{ field: "body", contains: "PRICE" }])).toEqual(["delta"]);
     expect(await handles([{ field: "body", starts_with: "no " }])).toEqual(["delta"]);
+    // LIKE wildcards are plain characters.
+    expect(await handles([{ field: "title", contains: "_" }])).toEqual([]);
+    expect(await handles([{ field: "title", starts_with: "%" }])).toEqual([]);
+    expect(await handles([{ field: "body", contains: "0% FREE_" }])).toEqual(["delta"]);
+    expect(await handles([{ field: "body", contains: "%%" }])).toEqual([]);
+    expect(await handles([{ field: "body", contains: "no_price" }])).toEqual([]);
+    expect(await handles([{ field: "body", contains: "O PRICE" }])).toEqual(["delta"]);
+    expect(
+      await handles([
+        { field: "title", contains: "a_n" },
+        { field: "title", starts_with: "ALPHA" },
+      ]),
+    ).toEqual([]);
     expect(await handles([{ field: "author", eq: ids.ada }])).toEqual(["alpha"]);
     expect(await handles([{ field: "author", in: [ids.ada, ids.bob] }])).toEqual(["beta", "alpha"]);
     expect(await handles([{ field: "author", ne: ids.ada }])).toEqual(["gamma", "beta", "delta"]);

@@ -9,6 +9,9 @@ import { parseDateTime } from "../scalars.ts";
 import { type ContentFilter, type Operator, operators } from "./inputs.ts";
 import { type Comparison, numberComparison, valueFilter } from "./json-values.ts";
 import { type SystemField, systemField } from "./system-fields.ts";
+import { type TextTarget, textSearch } from "./text-search.ts";
+
+type TextColumn = Extract<TextTarget, { column: string }>["column"];
 
 type Where = Prisma.EntryWhereInput;
 
@@ -44,7 +47,7 @@ export async function filterWhere(
         throw ApiError.invalid(path, `must list at most ${MAX_IN_VALUES} values`);
       conditions.push(
         system
-          ? systemCondition(ctx, system, op, filter[op], path)
+          ? await systemCondition(ctx, target.collectionId, system, op, filter[op], path)
           : await valueCondition(ctx, target.collectionId, field as FieldDefinition, op, filter[op], path),
       );
     }
@@ -55,13 +58,14 @@ export async function filterWhere(
 const comparisons: Operator[] = ["lt", "lte", "gt", "gte"];
 const textOperators: Operator[] = ["contains", "starts_with"];
 
-function systemCondition(
+async function systemCondition(
   ctx: Context,
+  collectionId: string,
   field: SystemField,
   op: Operator,
   value: unknown,
   path: string,
-): Where {
+): Promise<Where> {
   const { column, kind } = field;
   if (textOperators.includes(op) && kind !== "string") refuse(path, `cannot be used on ${kind} fields`);
   if (comparisons.includes(op) && kind !== "int" && kind !== "date")
@@ -77,11 +81,8 @@ function systemCondition(
     case "in":
       return { [column]: { in: (value as unknown[]).map(typed) } };
     case "contains":
-    case "starts_with": {
-      const key = op === "contains" ? "contains" : "startsWith";
-      // SQLite's LIKE already ignores (ASCII) case; PostgreSQL needs to be asked.
-      return { [column]: { [key]: value, ...(ctx.provider === "postgresql" && { mode: "insensitive" }) } };
-    }
+    case "starts_with":
+      return textSearch(ctx, collectionId, { column: column as TextColumn }, op, value as string, path);
     default:
       return { [column]: { [op]: typed(value) } };
   }
@@ -127,8 +128,7 @@ async function valueCondition(
   if (!expected) refuse(path, `${type} fields cannot be filtered on`);
   if (textOperators.includes(op)) {
     if (expected !== "string") refuse(path, `cannot be used on ${type} fields`);
-    const key = op === "contains" ? "string_contains" : "string_starts_with";
-    return textMatch(ctx, handle, key, value as string);
+    return textSearch(ctx, collectionId, { handle }, op as "contains" | "starts_with", value as string, path);
   }
   if (comparisons.includes(op)) {
     if (expected !== "number") refuse(path, "compares numbers and dates only");
@@ -150,17 +150,6 @@ async function valueCondition(
   if (op !== "ne") return equal;
   // Entries without the value differ too (NOT alone would leave them out: SQL NULL).
   return { OR: [{ NOT: equal }, valueFilter(ctx, handle, { equals: Prisma.AnyNull })] };
-}
-
-/**
- * Case-insensitive text match. PostgreSQL's JSON string filters honour `mode`; SQLite's compile to LIKE,
- * which ignores ASCII case already.
- */
-function textMatch(ctx: Context, handle: string, key: string, value: string): Where {
-  return valueFilter(ctx, handle, {
-    [key]: value,
-    ...(ctx.provider === "postgresql" && { mode: "insensitive" }),
-  });
 }
 
 function expect(value: unknown, type: string, path: string): unknown {

@@ -1,0 +1,60 @@
+// `contains` and `starts_with`, ignoring case, on an entry column or a blueprint value. Prisma turns
+// them into LIKE without escaping its wildcards, so `%` and `_` would match anything. PostgreSQL's LIKE
+// escapes with `\`; SQLite's LIKE has no escape character without an ESCAPE clause Prisma cannot write,
+// so there a needle holding a wildcard selects the matching IDs with instr() instead (at most
+// MAX_COMPARED_MATCHES of them). Case is ignored for ASCII letters on SQLite, for all on PostgreSQL.
+import { Prisma } from "../../generated/sqlite/client.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { MAX_COMPARED_MATCHES, valueFilter } from "./json-values.ts";
+
+type Where = Prisma.EntryWhereInput;
+
+export type TextTarget = { column: "handle" | "title" | "contentPath" } | { handle: string };
+
+export async function textSearch(
+  ctx: Pick<Context, "provider" | "db">,
+  collectionId: string,
+  target: TextTarget,
+  op: "contains" | "starts_with",
+  needle: string,
+  at: string,
+): Promise<Where> {
+  const wild = /[%_\\]/.test(needle);
+  if (ctx.provider === "postgresql") {
+    const escaped = wild ? needle.replace(/[%_\\]/g, "\\$&") : needle;
+    return prismaFilter(ctx, target, op, escaped, { mode: "insensitive" });
+  }
+  if (!wild) return prismaFilter(ctx, target, op, needle, {});
+  const text =
+    "column" in target
+      ? Prisma.raw(`"${target.column}"`)
+      : Prisma.sql`json_extract("data", ${`$.${target.handle}`})`;
+  const position = Prisma.sql`instr(lower(${text}), lower(${needle}))`;
+  const rows = await ctx.db.$queryRaw<{ id: string }[]>(
+    Prisma.sql`SELECT "id" FROM "Entry" WHERE "collectionId" = ${collectionId} AND ${
+      op === "contains" ? Prisma.sql`${position} > 0` : Prisma.sql`${position} = 1`
+    } LIMIT ${MAX_COMPARED_MATCHES + 1}`,
+  );
+  if (rows.length > MAX_COMPARED_MATCHES)
+    throw ApiError.invalid(
+      at,
+      `matches more than ${MAX_COMPARED_MATCHES} entries on the embedded database: make it longer`,
+    );
+  return { id: { in: rows.map((row) => row.id) } };
+}
+
+function prismaFilter(
+  ctx: Pick<Context, "provider">,
+  target: TextTarget,
+  op: "contains" | "starts_with",
+  needle: string,
+  options: object,
+): Where {
+  if ("column" in target) {
+    const key = op === "contains" ? "contains" : "startsWith";
+    return { [target.column]: { [key]: needle, ...options } };
+  }
+  const key = op === "contains" ? "string_contains" : "string_starts_with";
+  return valueFilter(ctx, target.handle, { [key]: needle, ...options });
+}
