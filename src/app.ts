@@ -6,7 +6,7 @@ import type { Config } from "./config.ts";
 import { type Database, ping } from "./db/client.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
-import { createRateLimiter, type RateLimiter, tooManyRequests } from "./rate-limit/index.ts";
+import { createRateLimiter, type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
 import { clientIp, rateLimitKey } from "./rate-limit/request.ts";
 import { createSiteHandler } from "./render/index.ts";
 import { log } from "./request-log.ts";
@@ -48,13 +48,12 @@ export function createApp(
     const isApi = isGraphQL || pathname === "/v1" || pathname.startsWith("/v1/");
     // Site pages are public and cacheable; only what writes (form submissions) is limited, by IP.
     const limited = isApi || (request.method !== "GET" && request.method !== "HEAD");
-    if (limited) {
-      const decision = await limiter.check(isApi ? await rateLimitKey(context, ip) : `ip:${ip}`);
-      if (decision && !decision.allowed) return tooManyRequests(decision, isGraphQL);
-    }
-    if (isGraphQL) return graphql(request, context);
-    if (isApi) return rest(request, context);
-    return site(request, context);
+    const decision = limited
+      ? await limiter.check(isApi ? await rateLimitKey(context, ip) : `ip:${ip}`)
+      : undefined;
+    if (decision && !decision.allowed) return tooManyRequests(decision, isGraphQL);
+    const response = await (isGraphQL ? graphql : isApi ? rest : site)(request, context);
+    return decision ? withBudget(response, decision) : response;
   }
 
   return createServerAdapter<{ req?: IncomingMessage }>(async (request, server) => {

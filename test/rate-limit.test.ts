@@ -71,7 +71,14 @@ describe("in memory", () => {
     const [first, second] = await Promise.all([createAccount(server, "A"), createAccount(server, "B")]);
     const a = api(server, first);
     const b = api(server, second);
-    for (let i = 0; i < LIMIT; i++) expect((await a.get("/collections")).status).toBe(200);
+    for (let i = 0; i < LIMIT; i++) {
+      const allowed = await a.get("/collections");
+      expect(allowed.status).toBe(200);
+      // Allowed answers tell the client its budget.
+      expect(allowed.headers.get("ratelimit-limit")).toBe(String(LIMIT));
+      expect(allowed.headers.get("ratelimit-remaining")).toBe(String(LIMIT - 1 - i));
+      expect(Number(allowed.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(1);
+    }
     expectTooMany(await a.get("/collections"));
     expectTooMany(await a.post("/collections", { collection: { title: "Blocked" } }));
     const other = await b.get("/collections");

@@ -50,6 +50,18 @@ export function createRateLimiter(config: RateLimitConfig, log: Log): RateLimite
   };
 }
 
+/** Tells the client its budget (RateLimit-* headers) on an answer it was allowed. */
+export function withBudget(response: Response, decision: RateLimitDecision): Response {
+  try {
+    response.headers.set("ratelimit-limit", String(decision.limit));
+    response.headers.set("ratelimit-remaining", String(decision.remaining));
+    response.headers.set("ratelimit-reset", String(decision.retryAfterSeconds));
+  } catch {
+    // Immutable headers (a response passed through from elsewhere): the budget is only advisory.
+  }
+  return response;
+}
+
 /** The 429 answer: the documented error body, Retry-After and the budget in RateLimit-* headers. */
 export function tooManyRequests(decision: RateLimitDecision, graphql: boolean): Response {
   const error = `Too many requests: the limit is ${decision.limit} a minute; retry in ${decision.retryAfterSeconds} s`;
