@@ -5,6 +5,7 @@
 // may hold anything of A's that the request did not itself name, and A's data must be unchanged after.
 import {
   buildClientSchema,
+  type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -341,6 +342,23 @@ describe("REST", () => {
     });
   });
 
+  it("reads A's data with A's token on every GET route (the probes are not vacuous)", async () => {
+    const seen = new Map<string, boolean>();
+    const calls = callsFor(accountA.account_id, false).filter((call) => call.method === "GET");
+    await inBatches(calls, 8, async (call) => {
+      const response = await send(accountA.token, call);
+      const route = call.path.split("?")[0] ?? "";
+      const template = routes.find((candidate) =>
+        new RegExp(`^${candidate.path.replace(/:\w+/g, "[^/]+")}$`).test(route),
+      );
+      const found = response.status === 200 && leaked(response.text, sentText(call)).length > 0;
+      const key = template?.path ?? route;
+      seen.set(key, (seen.get(key) ?? false) || found);
+    });
+    expect([...seen].filter(([, found]) => !found).map(([path]) => path)).toEqual([]);
+    expect(seen.size).toBe(routes.filter((route) => route.method === "GET").length);
+  });
+
   it("refuses A's read-scoped token on every write of A's path (403)", async () => {
     const token = await readToken();
     const calls = callsFor(accountA.account_id, false).filter(
@@ -425,28 +443,30 @@ const resources = [
   "asset",
 ];
 
-/** The resource a root field is about, from its name (`entryRoutingUpdate` -> entry). */
+/** The resource a root field is about, from its name (`entryRoutingUpdate`, `contentEntry` -> entry). */
 function resourceOfField(name: string): string | undefined {
-  const found = resources.find((resource) => name.startsWith(resource));
+  const bare = name.replace(/^content([A-Z])/, (_, letter: string) => letter.toLowerCase());
+  const found = resources.find((resource) => bare.startsWith(resource));
   return found === "entries" ? "entry" : found;
 }
 
-/** A's values for an argument that names a record. */
-function argCandidates(field: string, arg: string, own: boolean): string[] | undefined {
-  // On B's own account, B's parent too: creates and lists below it take A's IDs in their input.
+/** A's values (and on B's own account B's parent too) for an argument that names a record. */
+function argCandidates(field: string, arg: GraphQLArgument, own: boolean): string[] | undefined {
+  const type = getNamedType(arg.type).name;
+  if (type !== "ID" && type !== "String") return undefined;
+  // Creates and lists below B's own parent take A's IDs in their input.
   const parent = (resource: string) => [
     ...candidatesOf(dataA, resource),
     ...(own ? candidatesOf(dataB, resource).slice(0, 1) : []),
   ];
-  if (arg === "collection_id") return parent("collection");
-  if (arg === "navigation_id") return parent("navigation");
-  if (arg === "id" || arg === "handle") {
+  if (arg.name === "collection_id" || arg.name === "collection") return parent("collection");
+  if (arg.name === "navigation_id") return parent("navigation");
+  if (arg.name === "id" || arg.name === "handle") {
     const resource = resourceOfField(field);
     if (resource) return candidatesOf(dataA, resource);
   }
-  if (arg === "account_id" || arg === "input" || arg === "page" || arg === "all" || arg === "published")
-    return undefined;
-  // An argument this test does not know (a later query by path, slug, ...): A's handles, IDs and paths.
+  if (arg.name === "account_id") return undefined;
+  // An argument this test does not know (a path, a cursor, a slug...): A's handles, IDs and paths.
   return [
     dataA.handles.entry ?? "",
     dataA.ids.entry ?? "",
@@ -514,16 +534,21 @@ function argumentSets(field: GraphQLField<unknown, unknown>, account: string): R
       sets = sets.map((set) => ({ ...set, account_id: account }));
       continue;
     }
-    const candidates = argCandidates(field.name, arg.name, account === accountB.account_id);
-    const values =
+    const named = argCandidates(field.name, arg, account === accountB.account_id);
+    // An optional argument is also left out: arguments may exclude each other (a path or a handle).
+    const candidates = named && !isRequired(arg.type) ? [undefined, ...named] : named;
+    const values: unknown[] =
       candidates ??
       (arg.name === "input"
         ? inputVariants(arg.type)
         : isRequired(arg.type)
           ? [inputValue(arg.type, basePick, arg.name)]
           : []);
-    if (values.length > 0)
-      sets = sets.flatMap((set) => values.map((value) => ({ ...set, [arg.name]: value })));
+    if (values.length > 0) {
+      sets = sets.flatMap((set) =>
+        values.map((value) => (value === undefined ? set : { ...set, [arg.name]: value })),
+      );
+    }
   }
   return sets.slice(0, 120);
 }
@@ -564,6 +589,17 @@ describe("GraphQL", () => {
     const response = await graphql(accountB.token, getIntrospectionQuery(), {});
     expect(response.status, response.text).toBe(200);
     publicSchema = buildClientSchema(response.body.data);
+  });
+
+  it("reads A's data with A's token through every query field (the probes are not vacuous)", async () => {
+    const seen = new Map<string, boolean>();
+    const calls = graphqlCalls(accountA.account_id).filter((call) => call.kind === "query");
+    await inBatches(calls, 8, async (call) => {
+      const response = await graphql(accountA.token, operationFor(call.kind, call.field), call.variables);
+      const found = leaked(response.text, JSON.stringify(call.variables)).length > 0;
+      seen.set(call.field.name, (seen.get(call.field.name) ?? false) || found);
+    });
+    expect([...seen].filter(([, found]) => !found).map(([name]) => name)).toEqual([]);
   });
 
   it("refuses B's token on every root field with A's account_id (nothing of A's)", async () => {
