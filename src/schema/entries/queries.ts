@@ -53,13 +53,19 @@ builder.queryField("entry", (t) =>
     },
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id);
-      const collection = await findCollection(ctx, scope, args.collection_id);
+      // One read finds the entry through its collection; only a miss looks the collection up, to tell
+      // an unknown collection from an unknown entry.
       const entry = await ctx.db.entry.findFirst({
         ...query,
-        where: { ...scope, collectionId: collection.id, ...idOrHandle(args.id, prefixes.entry) },
+        where: {
+          ...scope,
+          collection: { ...scope, ...idOrHandle(args.collection_id, prefixes.collection) },
+          ...idOrHandle(args.id, prefixes.entry),
+        },
       });
-      if (!entry) throw ApiError.notFound("Entry");
-      return entry;
+      if (entry) return entry;
+      await findCollection(ctx, scope, args.collection_id);
+      throw ApiError.notFound("Entry");
     },
   }),
 );
