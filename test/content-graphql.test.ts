@@ -296,6 +296,39 @@ describe("contentEntries", () => {
     expect([400, 422], wrongShape.text).toContain(wrongShape.status);
   });
 
+  it("never answers odd filter values with a 500", async () => {
+    const odd = [null, {}, [], [null], "", "\u0000", 1e308, -0.5, true, "2024-02-30", "x".repeat(5000)];
+    const fields = [
+      "handle",
+      "position",
+      "published_at",
+      "id",
+      "price",
+      "featured",
+      "category",
+      "author",
+      "body",
+    ];
+    const ops = ["eq", "ne", "in", "contains", "starts_with", "lt", "gte"];
+    // One request a field and value, each operator an alias.
+    const query = `query ($account: ID!, ${ops.map((op) => `$${op}: [ContentFilter!]`).join(", ")}) {
+      ${ops.map((op) => `${op}: contentEntries(account_id: $account, collection: "posts", filter: $${op}) { data { handle } }`).join("\n")}
+    }`;
+    for (const field of fields) {
+      for (const value of odd) {
+        const filters = Object.fromEntries(ops.map((op) => [op, [{ field, [op]: value }]]));
+        const response = await graphql(query, filters);
+        const label = `${field} ${JSON.stringify(value)?.slice(0, 40)}: ${response.text.slice(0, 500)}`;
+        expect(response.status, label).not.toBe(500);
+        for (const error of response.body.errors ?? []) {
+          // Variable coercion errors (a request error, 400) carry no code; the rest are ours.
+          expect([undefined, "BAD_REQUEST", "UNPROCESSABLE_ENTITY"], label).toContain(error.extensions?.code);
+          expect(error.message, label).not.toBe("Unexpected error.");
+        }
+      }
+    }
+  }, 60_000);
+
   it("needs a token for the account; a read token is enough", async () => {
     const other = await createAccount(server, "Other");
     const foreign = await graphql(listQuery, {}, other.token);
