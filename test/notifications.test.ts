@@ -19,8 +19,9 @@ let smtp: SMTPServer;
 let server: TestServer;
 let account: TestAccount;
 const received: Received[] = [];
-/** Answer this many next messages with a temporary 451. */
+/** Answer this many next messages with refusalCode (a temporary 451 unless set otherwise). */
 let refuseNext = 0;
+let refusalCode = 451;
 let refused = 0;
 /** While set, new SMTP connections get no greeting (the server looks down). */
 let hold: Array<() => void> | null = null;
@@ -41,7 +42,7 @@ function startSmtp(): Promise<number> {
         if (refuseNext > 0) {
           refuseNext -= 1;
           refused += 1;
-          const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
+          const error = Object.assign(new Error("Refused"), { responseCode: refusalCode });
           return callback(error);
         }
         received.push({
@@ -222,6 +223,25 @@ describe("form notifications over SMTP", () => {
       return mine.length >= 2 ? mine : undefined;
     });
     expect(mails).toHaveLength(2);
+  });
+
+  it("does not retry a permanent refusal", async () => {
+    refuseNext = 2;
+    refusalCode = 550;
+    refused = 0;
+    const answer = await submit({ "fields[name]": "Refused Person" });
+    expect(answer.status, answer.text).toBe(200);
+    await waitFor(() =>
+      server.output.filter((line) => line.includes('"msg":"mail dropped"')).length >= 2 ? true : undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(refused).toBe(2);
+    expect(received.some((mail) => bodyOf(mail.raw).includes("Refused Person"))).toBe(false);
+    // Mail log lines name no addresses.
+    const mailLines = server.output.filter((line) => line.includes('"msg":"mail'));
+    expect(mailLines.length).toBeGreaterThan(0);
+    expect(mailLines.join("\n")).not.toContain("@acme.test");
+    refusalCode = 451;
   });
 
   it("sends nothing for a form without notifications", async () => {
