@@ -65,6 +65,8 @@ function shutdown(signal: string) {
   shuttingDown = true;
   log({ level: "info", msg: "shutting down", signal });
   server.close(async () => {
+    // Queued form notifications get a few seconds to go out (the queue lives in memory).
+    await outbox.flush(5_000);
     await Promise.all([database.db.$disconnect(), limiter.close()]);
     process.exit(0);
   });

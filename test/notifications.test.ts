@@ -260,4 +260,29 @@ describe("form notifications over SMTP", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(received.length).toBe(before);
   });
+
+  it("at SIGTERM, waits for queued mail before exiting (the last test: it stops the server)", async () => {
+    const enabled = await graphql(
+      `mutation ($account: ID!) {
+        formNotificationsUpdate(account_id: $account, id: "contact", input: { notification_enabled: true }) { notification_enabled }
+      }`,
+      { account: account.account_id },
+    );
+    expect(enabled.body.data?.formNotificationsUpdate, enabled.text).toEqual({ notification_enabled: true });
+    hold = [];
+    const answer = await submit({ "fields[name]": "Last Person" });
+    expect(answer.status, answer.text).toBe(200);
+    await waitFor(() => (hold && hold.length > 0 ? true : undefined));
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = hold;
+    hold = null;
+    for (const release of waiting) release();
+    const mails = await waitFor(() => {
+      const mine = received.filter((mail) => bodyOf(mail.raw).includes("Last Person"));
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(mails).toHaveLength(2);
+    expect(await server.exited).toBe(0);
+  });
 });

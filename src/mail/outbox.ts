@@ -9,7 +9,9 @@ export interface OutgoingMail {
 export interface Outbox {
   /** Queues the message and returns at once; never throws. */
   send(message: OutgoingMail): void;
+  /** Resolves once nothing is queued, or after `timeoutMs` (at shutdown). */
+  flush(timeoutMs: number): Promise<void>;
 }
 
 /** Without SMTP_URL: nothing is sent. */
-export const noOutbox: Outbox = { send() {} };
+export const noOutbox: Outbox = { send() {}, flush: async () => {} };

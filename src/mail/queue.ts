@@ -1,7 +1,8 @@
 // The mail queue: messages wait in memory (they are lost if the process stops before delivery) and are
 // sent one at a time through SMTP. A failed attempt is retried after retryDelayMs, then twice that, and
 // so on (6 attempts: about a minute at the default 1 s); permanent refusals (5xx) are not retried.
-// Neither a slow nor an absent SMTP server ever holds up the request that queued the message.
+// Neither a slow nor an absent SMTP server ever holds up the request that queued the message. At
+// shutdown the server waits a little (flush) for what is still queued.
 import nodemailer from "nodemailer";
 import type { Log } from "../request-log.ts";
 import type { Outbox, OutgoingMail } from "./outbox.ts";
@@ -66,6 +67,8 @@ export function createMailQueue(settings: MailSettings & { url: string }, log: L
     }
   };
 
+  const pending = () => ready.length + waiting + (sending ? 1 : 0);
+
   return {
     send(message) {
       if (ready.length + waiting >= MAX_QUEUED) {
@@ -75,6 +78,10 @@ export function createMailQueue(settings: MailSettings & { url: string }, log: L
       ready.push({ message, attempt: 1 });
       setImmediate(() => void drain());
     },
-    pending: () => ready.length + waiting + (sending ? 1 : 0),
+    pending,
+    async flush(timeoutMs) {
+      const until = Date.now() + timeoutMs;
+      while (pending() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
   };
 }
