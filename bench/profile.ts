@@ -56,6 +56,24 @@ const print = (title: string, map: Map<string, number>) => {
     );
   }
 };
+// Inclusive time: a node's self time plus its descendants', counted once per function on a stack.
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const inclusive = new Map<string, number>();
+for (const [id, ms] of selfMs) {
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const frame = byId.get(at)?.callFrame;
+    if (!frame?.url) continue;
+    const name = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\/src\//, "src/")}:${frame.lineNumber + 1}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    inclusive.set(name, (inclusive.get(name) ?? 0) + ms);
+  }
+}
+
 console.log(`${totalMs.toFixed(0)} ms sampled`);
 print("self time by package", byPackage);
 print("self time by function", byFunction);
+print("total time (self and callees) by function", inclusive);

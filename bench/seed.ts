@@ -44,6 +44,20 @@ export interface Seeded {
   seconds: number;
 }
 
+interface EntryRow {
+  id: string;
+  accountId: string;
+  collectionId: string;
+  blueprintId: string;
+  handle: string;
+  title: string;
+  publishedAt: Date;
+  contentPath: string;
+  data: object;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 type Client = (method: string, path: string, body?: unknown) => Promise<Record<string, any>>;
 
 function client(baseUrl: string, accountId: string, token: string): Client {
@@ -114,7 +128,9 @@ export async function seed(database: Database, baseUrl: string, total: number): 
 
   const plan = planFor(total);
   const bar = progressBar("seeding entries", total);
+  /** Rows prepared (their creation times follow it) and rows written. */
   let done = 0;
+  let written = 0;
   const insert = async (
     collection: Record<string, any>,
     count: number,
@@ -125,9 +141,12 @@ export async function seed(database: Database, baseUrl: string, total: number): 
     const ids: string[] = [];
     const base = Date.now() - total * 1000;
     const batch = database.provider === "postgresql" ? 1000 : 2000;
+    // PostgreSQL takes several batches at once (its pool has 10 connections); SQLite has one writer.
+    const parallel = database.provider === "postgresql" ? 4 : 1;
+    const pending: Promise<void>[] = [];
     for (let start = 0; start < count; start += batch) {
-      const entries = [];
-      const references = [];
+      const entries: EntryRow[] = [];
+      const references: { accountId: string; fromId: string; field: string; toId: string }[] = [];
       for (let index = start; index < Math.min(count, start + batch); index++) {
         const id = newId(prefixes.entry);
         const values = row(index);
@@ -157,11 +176,17 @@ export async function seed(database: Database, baseUrl: string, total: number): 
         }
         ids.push(id);
       }
-      await db.entry.createMany({ data: entries });
-      if (references.length > 0) await db.entryReference.createMany({ data: references });
+      const write = async () => {
+        await db.entry.createMany({ data: entries });
+        if (references.length > 0) await db.entryReference.createMany({ data: references });
+        written += entries.length;
+        bar.tick(written);
+      };
       done += entries.length;
-      bar.tick(done);
+      pending.push(write());
+      if (pending.length >= parallel) await Promise.all(pending.splice(0));
     }
+    await Promise.all(pending);
     return ids;
   };
 
