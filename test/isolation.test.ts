@@ -400,6 +400,30 @@ describe("REST", () => {
     // A's own site does serve it: the check above is not vacuous.
     expect((await siteGet(server, dataA.assetUrl, accountA.domain)).text).toBe(dataA.assetText);
   });
+
+  it("renders none of A's pages, feeds or sitemap entries on B's site", async () => {
+    const entryPath = `/${dataA.handles.collection}/${dataA.handles.entry}`;
+    for (const path of [entryPath, `/${dataA.handles.collection}`, "/sitemap.xml", "/robots.txt", "/"]) {
+      const response = await siteGet(server, path, accountB.domain);
+      expect(response.status, `${path}: ${response.text}`).toBeLessThan(500);
+      if (path === entryPath) expect(response.status).toBe(404);
+      expectNoLeak(response.text, path, `B's site ${path}`);
+    }
+    // B's template naming A's template finds nothing of A's (templates are looked up in B's account).
+    const include = `{% render '${dataA.handles.template}' %}{% include '${dataA.handles.template}' %}`;
+    const probe = await b.put(`/templates/${dataB.handles.template}`, { template: { html: `B:${include}` } });
+    expect(probe.status, probe.text).toBe(200);
+    const bEntry = await siteGet(
+      server,
+      `/${dataB.handles.collection}/${dataB.handles.entry}`,
+      accountB.domain,
+    );
+    expectNoLeak(bEntry.text, include, "B's page including A's template");
+    // A's own site renders the entry with A's template: the check above is not vacuous.
+    const own = await siteGet(server, entryPath, accountA.domain);
+    expect(own.status, own.text).toBe(200);
+    expect(own.text).toContain("A-SECRET-HTML");
+  });
 });
 
 /** A read-scoped token of account A. */
