@@ -413,12 +413,17 @@ describe("REST", () => {
     const include = `{% render '${dataA.handles.template}' %}{% include '${dataA.handles.template}' %}`;
     const probe = await b.put(`/templates/${dataB.handles.template}`, { template: { html: `B:${include}` } });
     expect(probe.status, probe.text).toBe(200);
-    const bEntry = await siteGet(
-      server,
-      `/${dataB.handles.collection}/${dataB.handles.entry}`,
-      accountB.domain,
-    );
-    expectNoLeak(bEntry.text, include, "B's page including A's template");
+    try {
+      const bEntry = await siteGet(
+        server,
+        `/${dataB.handles.collection}/${dataB.handles.entry}`,
+        accountB.domain,
+      );
+      expectNoLeak(bEntry.text, include, "B's page including A's template");
+    } finally {
+      // B's own answers must not carry A's handle from here on (the GraphQL checks list B's templates).
+      await b.put(`/templates/${dataB.handles.template}`, { template: { html: "<p>B-SECRET-HTML</p>" } });
+    }
     // A's own site renders the entry with A's template: the check above is not vacuous.
     const own = await siteGet(server, entryPath, accountA.domain);
     expect(own.status, own.text).toBe(200);
