@@ -2,13 +2,23 @@
 // endpoint of the route table (POST, PUT and its PATCH alias): a valid body with some keys replaced by
 // hostile values, wholly random objects, and raw bytes that are not a JSON object or not UTF-8. Every
 // answer must come within a timeout and be a 2xx or a documented 4xx with the contract's error body,
-// never a 5xx; afterwards records of the same account and of another account are unchanged.
+// never a 5xx. The GraphQL mutations (the same resolvers) get hostile `input` variables too, a fifth as many
+// cases, and must never answer a 5xx or an internal error. Afterwards the server has logged no error, and
+// records of the same account and of another account are unchanged.
 // The seed is fixed (FUZZ_SEED overrides it, FUZZ_CASES the number of cases) and printed on failure.
 // Cases run 16 at a time (fast-check runs one batch per property run), so a failure is not shrunk: the
 // message names the request, and the seed replays the same cases.
 
 import fc from "fast-check";
-import { buildClientSchema, getIntrospectionQuery, getNamedType, isInputObjectType } from "graphql";
+import {
+  buildClientSchema,
+  type GraphQLField,
+  type GraphQLSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isInputObjectType,
+  isObjectType,
+} from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Route, routes } from "../src/rest/routes.ts";
 import { type Api, api, request } from "./helpers/api.ts";
@@ -20,6 +30,8 @@ import { populateTenant, snapshotTenant, type TenantData } from "./helpers/tenan
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 /** At least 5,000 on the embedded database; half as many on PostgreSQL, whose writes are slower. */
 const CASES = Number(process.env.FUZZ_CASES ?? (usesPostgres ? 2_600 : 5_200));
+/** GraphQL mutation cases, on top of the REST ones. */
+const GRAPHQL_CASES = Math.round(CASES / 5);
 /** Requests in flight at once. */
 const BATCH = 16;
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -37,9 +49,12 @@ let target: TenantData;
 let otherData: TenantData;
 let sentinelBefore: string;
 let otherBefore: string;
+/** The public GraphQL schema, from introspection. */
+let schema: GraphQLSchema;
 /** Input field names of each mutation, from the schema. */
 let inputFields: Map<string, string[]>;
 let sent = 0;
+let sentGraphQL = 0;
 
 beforeAll(async () => {
   server = await startServer();
@@ -67,7 +82,7 @@ async function mutationInputFields(): Promise<Map<string, string[]>> {
     headers: { "content-type": "application/json", authorization: `Bearer ${main.token}` },
     body: JSON.stringify({ query: getIntrospectionQuery() }),
   });
-  const schema = buildClientSchema(response.body.data);
+  schema = buildClientSchema(response.body.data);
   const fields = new Map<string, string[]>();
   for (const [name, field] of Object.entries(schema.getMutationType()?.getFields() ?? {})) {
     const input = field.args.find((arg) => arg.name === "input");
@@ -281,6 +296,102 @@ async function send(endpoint: Endpoint, fuzzCase: Case): Promise<void> {
   if (problem) throw new Error(`${label()}\n→ ${response.status} ${text.slice(0, 500)}\n${problem}`);
 }
 
+/** Runs `run` on batches of BATCH cases from `arbitrary`; a failure names the seed to replay it with. */
+async function inBatches<T>(
+  what: string,
+  seed: number,
+  arbitrary: fc.Arbitrary<T>,
+  cases: number,
+  run: (item: T) => Promise<void>,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.array(arbitrary, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+      await Promise.all(batch.map(run));
+    }),
+    {
+      seed,
+      numRuns: Math.ceil(cases / BATCH),
+      endOnFailure: true,
+      reporter: (details) => {
+        if (!details.failed) return;
+        throw new Error(
+          `fuzz failure on ${what}: reproduce with FUZZ_SEED=${SEED} ` +
+            `(this property's seed ${details.seed}, run ${details.numRuns}):\n${details.errorInstance}`,
+        );
+      },
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// GraphQL: the same resolvers, reached with hostile `input` variables.
+
+/** The path segment and resource a mutation writes (`navigationItemCreate`: items, navigationItem). */
+function resourceOfMutation(field: GraphQLField<unknown, unknown>): [string, string] | undefined {
+  return Object.entries(segmentResource)
+    .sort(([, a], [, b]) => b.length - a.length)
+    .find(([, name]) => field.name.startsWith(name));
+}
+
+/** Arguments naming the target records, by name. */
+function targetArgs(field: GraphQLField<unknown, unknown>): Record<string, string> {
+  const resource = resourceOfMutation(field)?.[1] ?? "";
+  const values: Record<string, string | undefined> = {
+    account_id: main.account_id,
+    collection_id: target.ids.collection,
+    navigation_id: target.ids.navigation,
+    id: target.ids[resource],
+  };
+  return Object.fromEntries(
+    field.args.flatMap((arg) => (values[arg.name] ? [[arg.name, values[arg.name] as string]] : [])),
+  );
+}
+
+/** A valid input for a mutation: the REST body of its resource, mapped as the REST transport maps it. */
+function baseInput(field: GraphQLField<unknown, unknown>): Record<string, unknown> {
+  const segment = resourceOfMutation(field)?.[0];
+  const known = new Set(inputFields.get(field.name) ?? []);
+  if (!segment) return {};
+  const body = baseBody(segment, ++counter);
+  const inner = (body.template ?? body.asset ?? body) as Record<string, unknown>;
+  const input: Record<string, unknown> = {};
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(inner)) {
+    if (known.has(key) && key !== "values") input[key] = value;
+    else if (known.has("values")) values[key] = value;
+  }
+  if (Object.keys(values).length > 0) input.values = values;
+  return input;
+}
+
+async function sendGraphQL(field: GraphQLField<unknown, unknown>, input: Pairs): Promise<void> {
+  const variables = field.args.map((arg) => `$${arg.name}: ${arg.type}`).join(", ");
+  const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(", ");
+  const selection = isObjectType(getNamedType(field.type)) ? "{ __typename }" : "";
+  const query = `mutation (${variables}) { ${field.name}(${passed}) ${selection} }`;
+  const named = Object.entries(targetArgs(field)).map(
+    ([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`,
+  );
+  const body = `{"query":${JSON.stringify(query)},"variables":{${[...named, `"input":${toJson(input)}`].join(",")}}}`;
+  const label = `${field.name} ${JSON.stringify(body.slice(0, 400))}`;
+  let response: Response;
+  try {
+    response = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${main.token}` },
+      body,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`${label}\n→ no answer within ${REQUEST_TIMEOUT_MS} ms (${error})`);
+  }
+  const text = await response.text();
+  sentGraphQL += 1;
+  if (response.status >= 500 || /INTERNAL_SERVER_ERROR|Unexpected error/.test(text)) {
+    throw new Error(`${label}\n→ ${response.status} ${text.slice(0, 500)}`);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 describe("hostile bodies to every write endpoint", () => {
@@ -294,34 +405,55 @@ describe("hostile bodies to every write endpoint", () => {
 
   it("answers only 2xx or a documented 4xx with the error body, in time", async () => {
     const list = endpoints();
-    const batches = Math.ceil(CASES / list.length / BATCH);
     for (const [index, endpoint] of list.entries()) {
-      const seed = SEED + index;
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(caseArbitrary(endpoint), { minLength: BATCH, maxLength: BATCH }),
-          async (cases) => {
-            await Promise.all(cases.map((fuzzCase) => send(endpoint, fuzzCase)));
-          },
-        ),
-        {
-          seed,
-          numRuns: batches,
-          endOnFailure: true,
-          reporter: (details) => {
-            if (!details.failed) return;
-            throw new Error(
-              `fuzz failure on ${endpoint.method} ${endpoint.route.path}: reproduce with FUZZ_SEED=${SEED} ` +
-                `(this endpoint's seed ${details.seed}, run ${details.numRuns}):\n${details.errorInstance}`,
-            );
-          },
-        },
+      await inBatches(
+        `${endpoint.method} ${endpoint.route.path}`,
+        SEED + index,
+        caseArbitrary(endpoint),
+        CASES / list.length,
+        (fuzzCase) => send(endpoint, fuzzCase),
       );
     }
-  }, 180_000);
-
-  it("sent the cases, and the server is still healthy and logged no server error", async () => {
     if (!process.env.FUZZ_CASES) expect(sent).toBeGreaterThanOrEqual(usesPostgres ? 2_500 : 5_000);
+  }, 180_000);
+});
+
+describe("hostile input variables to every GraphQL mutation", () => {
+  it("never answers a 5xx or an internal error", async () => {
+    const mutations = Object.values(schema.getMutationType()?.getFields() ?? {}).filter((field) =>
+      field.args.some((arg) => arg.name === "input"),
+    );
+    expect(mutations.length).toBeGreaterThan(10);
+    for (const [index, field] of mutations.entries()) {
+      const known = inputFields.get(field.name) ?? [];
+      // Unknown keys stop a GraphQL input before any resolver runs: the input's own fields, mostly.
+      const key =
+        known.length > 0
+          ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, hostileKey(known))
+          : hostileKey(known);
+      const pair = fc.tuple(key, hostileValue(known));
+      // Mostly a valid input with a few fields replaced, so that the cases get past GraphQL's own checks.
+      const input = fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc.array(pair, { minLength: 1, maxLength: 3 }).map((o) => override(baseInput(field), o)),
+        },
+        { weight: 1, arbitrary: fc.array(pair, { maxLength: 6 }).map((entries) => new Pairs(entries)) },
+      );
+      await inBatches(
+        `GraphQL ${field.name}`,
+        SEED + 1000 + index,
+        input,
+        GRAPHQL_CASES / mutations.length,
+        (pairs) => sendGraphQL(field, pairs),
+      );
+    }
+    expect(sentGraphQL).toBeGreaterThanOrEqual(Math.min(GRAPHQL_CASES, mutations.length * BATCH));
+  }, 120_000);
+});
+
+describe("afterwards", () => {
+  it("the server is still healthy and logged no server error", async () => {
     expect((await request(`${server.url}/healthz`)).status).toBe(200);
     expect(server.output.filter((line) => /"level":"(error|fatal)"/.test(line))).toEqual([]);
   });
