@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Route, routes } from "../src/rest/routes.ts";
 import { type Api, api, request } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { hostileKey, hostileValue, Pairs, rawBody, toJson } from "./helpers/hostile.ts";
+import { hostileKey, hostileValue, multipartUpload, Pairs, rawBody, toJson } from "./helpers/hostile.ts";
 import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 import { populateTenant, snapshotTenant, type TenantData } from "./helpers/tenant.ts";
 
@@ -213,6 +213,11 @@ function caseArbitrary(endpoint: Endpoint): fc.Arbitrary<Case> {
       arbitrary: fc.array(pair, { maxLength: 6 }).map((pairs): Case => ({ kind: "random", pairs })),
     },
     { weight: 1, arbitrary: rawBody.map((raw): Case => ({ kind: "raw", raw })) },
+    // Uploads also take multipart bodies: hostile file names, folder paths, part types and bytes.
+    {
+      weight: endpoint.route.upload && endpoint.method === "POST" ? 3 : 0,
+      arbitrary: multipartUpload.map((raw): Case => ({ kind: "raw", raw })),
+    },
   );
 }
 

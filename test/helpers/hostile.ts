@@ -197,3 +197,60 @@ export const rawBody: fc.Arbitrary<{ bytes: Uint8Array; type: string | null }> =
     null,
   ),
 });
+
+const multipartBoundary = "fuzz-boundary";
+
+/**
+ * multipart/form-data uploads written byte by byte, so that names may hold quotes, CR/LF, NUL, `..` or
+ * unpaired surrogates, and parts may be missing, doubled or of any type.
+ */
+export const multipartUpload: fc.Arbitrary<{ bytes: Uint8Array; type: string | null }> = fc
+  .record({
+    filename: fc.oneof(
+      hostileString.filter((name) => name.length < 5_000),
+      fc.constantFrom("x.png", "a.pdf", "../../x.txt", 'q"x.txt', "a\r\nb.txt"),
+    ),
+    path: fc.option(hostileString.filter((path) => path.length < 5_000)),
+    partType: fc.constantFrom(
+      "text/plain",
+      "image/png",
+      "application/pdf",
+      "image/svg+xml",
+      "text/html",
+      "",
+      "x",
+    ),
+    bytes: fc.oneof(
+      fc.uint8Array({ maxLength: 64 }),
+      fc.constant(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+      fc.constant(new TextEncoder().encode("%PDF-1.7\n")),
+      fc.constant(
+        new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"),
+      ),
+    ),
+    fileField: fc.constantFrom("file", "file", "File", "upload", "__proto__"),
+    twice: fc.boolean(),
+  })
+  .map(({ filename, path, partType, bytes, fileField, twice }) => {
+    const encoder = new TextEncoder();
+    const part = (headers: string, content: Uint8Array) => [
+      ...encoder.encode(`--${multipartBoundary}\r\n${headers}\r\n\r\n`),
+      ...content,
+      ...encoder.encode("\r\n"),
+    ];
+    const file = part(
+      `Content-Disposition: form-data; name="${fileField}"; filename="${filename}"${partType ? `\r\nContent-Type: ${partType}` : ""}`,
+      bytes,
+    );
+    const folder =
+      path === null ? [] : part('Content-Disposition: form-data; name="path"', encoder.encode(path));
+    return {
+      bytes: new Uint8Array([
+        ...file,
+        ...(twice ? file : []),
+        ...folder,
+        ...encoder.encode(`--${multipartBoundary}--\r\n`),
+      ]),
+      type: `multipart/form-data; boundary=${multipartBoundary}`,
+    };
+  });
