@@ -647,6 +647,22 @@ describe("GraphQL", () => {
     });
   });
 
+  it("refuses B's token and A's read-scoped token before looking at the input (403, not 422)", async () => {
+    const token = await readToken();
+    const invalid = { name: "", handle: "Not A Handle!", routing: "no-handle-token", index_per_page: -1 };
+    const query = `mutation ($a: ID!, $input: CollectionCreateInput!) {
+      collectionCreate(account_id: $a, input: $input) { created }
+    }`;
+    for (const caller of [accountB.token, token]) {
+      const response = await graphql(caller, query, { a: accountA.account_id, input: invalid });
+      expect(response.body?.errors?.[0]?.extensions?.code, response.text).toBe("FORBIDDEN");
+      expect(response.body?.data ?? null).toBeNull();
+    }
+    // A's own write token is told what is wrong with the input.
+    const own = await graphql(accountA.token, query, { a: accountA.account_id, input: invalid });
+    expect(own.body?.errors?.[0]?.extensions?.code, own.text).toBe("UNPROCESSABLE_ENTITY");
+  });
+
   it("refuses A's read-scoped token on every mutation of A's account", async () => {
     const token = await readToken();
     const calls = graphqlCalls(accountA.account_id).filter((call) => call.kind === "mutation");

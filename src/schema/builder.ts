@@ -4,6 +4,7 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import ValidationPlugin from "@pothos/plugin-validation";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
+import AccessFirstPlugin from "./access-first.ts";
 import type { Context } from "./context.ts";
 import { validationFailure } from "./validation.ts";
 
@@ -17,7 +18,8 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
   };
 }>({
-  plugins: [PrismaPlugin, ValidationPlugin],
+  // accessFirst before validation: its wrapper runs outside (before) the argument validation.
+  plugins: [AccessFirstPlugin, PrismaPlugin, ValidationPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (ctx) => ctx.db,
