@@ -34,8 +34,13 @@ const end = "\u0001";
 /** A placeholder inside a value the compiler serialized itself (a JSON filter's `equals`), JSON-escaped. */
 const escapedMarker = JSON.stringify(marker).slice(1, -1);
 
+/** Where a plan holds each placeholder: keys down to it, and the index of its value. */
+type Slots = Map<string | number, Slots | number>;
+
 interface Shape {
+  /** Frozen: plans share every part without a placeholder. */
   plan: Plan;
+  slots: Slots;
 }
 
 /** Shapes by their placeholder request; null marks a shape that must always be compiled anew. */
@@ -47,48 +52,93 @@ export function parameterize(request: string): { key: string; values: string[] }
   const parsed = JSON.parse(request) as { action?: string; query?: unknown };
   if (!parsed.action || !readActions.has(parsed.action)) return null;
   const values: string[] = [];
-  const replace = (node: unknown, inWhere: boolean): unknown => {
-    if (typeof node === "string") {
-      if (!inWhere) return node;
-      values.push(node);
-      return `${marker}${values.length - 1}${end}`;
-    }
-    if (Array.isArray(node)) return node.map((item) => replace(item, inWhere));
-    if (node === null || typeof node !== "object") return node;
-    // Tagged values ({$type: "DateTime", value}) are kept as they are.
-    if ("$type" in node) return node;
-    const copy: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) {
-      copy[key] = optionKeys.has(key) ? value : replace(value, inWhere || key === "where");
-    }
-    return copy;
-  };
-  const key = JSON.stringify(replace(parsed, false));
+  const key = JSON.stringify(replaceStrings(parsed, false, values));
   return { key, values };
+}
+
+function replaceStrings(node: unknown, inWhere: boolean, values: string[]): unknown {
+  if (typeof node === "string") {
+    if (!inWhere) return node;
+    values.push(node);
+    return `${marker}${values.length - 1}${end}`;
+  }
+  if (Array.isArray(node)) return node.map((item) => replaceStrings(item, inWhere, values));
+  if (node === null || typeof node !== "object") return node;
+  // Tagged values ({$type: "DateTime", value}) are kept as they are.
+  if ("$type" in node) return node;
+  const copy: Record<string, unknown> = {};
+  for (const key in node) {
+    const value = (node as Record<string, unknown>)[key];
+    copy[key] = optionKeys.has(key) ? value : replaceStrings(value, inWhere || key === "where", values);
+  }
+  return copy;
+}
+
+/**
+ * Where the compiled plan holds each placeholder, as a whole parameter value; null when one is built
+ * into another string (a LIKE pattern, a JSON-encoded filter value), which a value cannot be put back in.
+ */
+export function slotsOf(plan: Plan): Slots | null {
+  const state = { embedded: false };
+  const found = collect(plan, state);
+  if (typeof found === "number") return null;
+  return state.embedded ? null : (found ?? new Map());
+}
+
+/** The slots under `node`, null when there are none; a placeholder string is a slot itself (its index). */
+function collect(node: unknown, state: { embedded: boolean }): Slots | number | null {
+  if (typeof node === "string") {
+    if (!node.includes(marker)) {
+      if (node.includes(escapedMarker)) state.embedded = true;
+      return null;
+    }
+    const whole = node.startsWith(marker) && node.endsWith(end);
+    const index = whole ? Number(node.slice(marker.length, -end.length)) : Number.NaN;
+    if (Number.isInteger(index)) return index;
+    state.embedded = true;
+    return null;
+  }
+  if (node === null || typeof node !== "object") return null;
+  const here: Slots = new Map();
+  if (Array.isArray(node)) {
+    node.forEach((child, index) => {
+      const found = collect(child, state);
+      if (found !== null) here.set(index, found);
+    });
+  } else {
+    for (const key in node) {
+      const found = collect((node as Record<string, unknown>)[key], state);
+      if (found !== null) here.set(key, found);
+    }
+  }
+  return here.size > 0 ? here : null;
+}
+
+/** The plan with each slot's value put in, copying only the objects on the way to a slot. */
+export function fillSlots(plan: Plan, slots: Slots, values: string[]): Plan {
+  if (slots.size === 0) return plan;
+  const copy = (Array.isArray(plan) ? [...plan] : { ...(plan as object) }) as Record<
+    string | number,
+    unknown
+  >;
+  for (const [key, next] of slots) {
+    copy[key] = typeof next === "number" ? values[next] : fillSlots(copy[key], next, values);
+  }
+  return copy;
 }
 
 /** A copy of the plan with each placeholder replaced by its value; null when a placeholder is embedded. */
 export function fill(plan: Plan, values: string[]): Plan | null {
-  let embedded = false;
-  const visit = (node: unknown): unknown => {
-    if (typeof node === "string") {
-      if (!node.includes(marker)) {
-        if (node.includes(escapedMarker)) embedded = true;
-        return node;
-      }
-      const whole = node.startsWith(marker) && node.endsWith(end);
-      const value = whole ? values[Number(node.slice(marker.length, -end.length))] : undefined;
-      if (value === undefined) embedded = true;
-      return value ?? node;
-    }
-    if (Array.isArray(node)) return node.map(visit);
-    if (node === null || typeof node !== "object") return node;
-    const copy: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) copy[key] = visit(value);
-    return copy;
-  };
-  const filled = visit(plan);
-  return embedded ? null : filled;
+  const slots = slotsOf(plan);
+  return slots ? fillSlots(plan, slots, values) : null;
+}
+
+function deepFreeze<T>(node: T): T {
+  if (node !== null && typeof node === "object" && !Object.isFrozen(node)) {
+    for (const value of Object.values(node)) deepFreeze(value);
+    Object.freeze(node);
+  }
+  return node;
 }
 
 function cached(compile: Compile): Compile {
@@ -105,7 +155,7 @@ function cached(compile: Compile): Compile {
       // Most recently used last: the oldest shapes are the first to go.
       shapes.delete(shape.key);
       shapes.set(shape.key, known);
-      return fill(known.plan, shape.values) ?? compile.call(this, request);
+      return fillSlots(known.plan, known.slots, shape.values);
     }
     planCacheStats.misses++;
     let plan: Plan;
@@ -116,9 +166,14 @@ function cached(compile: Compile): Compile {
       remember(shape.key, null);
       return compile.call(this, request);
     }
-    const filled = fill(plan, shape.values);
-    remember(shape.key, filled ? { plan } : null);
-    return filled ?? compile.call(this, request);
+    const slots = slotsOf(plan);
+    if (!slots) {
+      remember(shape.key, null);
+      return compile.call(this, request);
+    }
+    // Frozen, so that an executor writing into a shared part fails loudly instead of leaking.
+    remember(shape.key, { plan: deepFreeze(plan), slots });
+    return fillSlots(plan, slots, shape.values);
   };
 }
 
