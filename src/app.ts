@@ -39,7 +39,7 @@ export function createApp(
 ) {
   const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit, outbox };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
-  const graphql = createGraphQLHandler(publicSchema);
+  const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);
   const site = createSiteHandler(schema);
 
   async function dispatch(request: Request, pathname: string, ip: string): Promise<Response> {

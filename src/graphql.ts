@@ -4,10 +4,12 @@ import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { limitPlugins } from "./graphql-limits.ts";
-import { toApiError } from "./schema/errors.ts";
+import { readText } from "./rest/body.ts";
+import { ApiError, toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
 
-export function createGraphQLHandler(schema: GraphQLSchema) {
+/** `bodyLimit`: the largest POST body, in bytes (the REST JSON limit: 413 past it, as on /v1). */
+export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
   const yoga = createYoga<{ cms: Context }>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -56,6 +58,20 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
         { status: 401, headers: { "www-authenticate": "Bearer" } },
       );
     }
-    return yoga.fetch(request, { cms: ctx });
+    if (request.method !== "POST") return yoga.fetch(request, { cms: ctx });
+    let body: string;
+    try {
+      body = await readText(request, bodyLimit);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return Response.json(
+        { errors: [{ message: error.message, extensions: error.extensions }] },
+        { status: error.status },
+      );
+    }
+    const headers = new Headers(request.headers);
+    headers.delete("content-length");
+    const { method, signal } = request;
+    return yoga.fetch(new Request(request.url, { method, headers, body, signal }), { cms: ctx });
   }
 }

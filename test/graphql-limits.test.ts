@@ -197,4 +197,35 @@ describe("GraphQL limits", () => {
     const fits = await send(field(`${'{"a":'.repeat(63)}1${"}".repeat(63)}`));
     expect(fits.body.data?.collectionCreate.created, fits.text).toBe(true);
   });
+
+  it("refuses a body over 2 MB with a 413, declared or chunked, and keeps serving", async () => {
+    const query = `{ collections(account_id: "${account.account_id}") { pagination { total } } }`;
+    const padded = JSON.stringify({ query, variables: { pad: "x".repeat(3 * 1024 * 1024) } });
+    const declared = await request(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${account.token}` },
+      body: padded,
+    });
+    expect(declared.status, declared.text).toBe(413);
+    expect(declared.body.errors[0].extensions.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(declared.body.errors[0].extensions.details[0].path).toBe("body");
+
+    const bytes = new TextEncoder().encode(padded);
+    const chunked = await request(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${account.token}` },
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 64 * 1024)
+            controller.enqueue(bytes.slice(at, at + 64 * 1024));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status, chunked.text).toBe(413);
+
+    const fits = await graphql(query);
+    expect(fits.body.data.collections.pagination.total, fits.text).toBeGreaterThanOrEqual(0);
+  });
 });

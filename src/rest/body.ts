@@ -7,11 +7,6 @@ import { MAX_JSON_DEPTH } from "../schema/json-depth.ts";
 const DISCARD_FACTOR = 4;
 
 export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > limit) {
-    if (request.body) void discardRest(request.body.getReader(), DISCARD_FACTOR * limit);
-    throw tooLarge(limit);
-  }
   const text = await readText(request, limit);
   if (text.trim() === "") return {};
   let body: unknown;
@@ -60,7 +55,13 @@ function surrogateError(path: string): ApiError {
   return ApiError.invalid(path || "body", "must be Unicode text: no unpaired surrogates (\\ud800-\\udfff)");
 }
 
-async function readText(request: Request, limit: number): Promise<string> {
+/** The body as text, refused with a 413 (and drained) once it passes `limit` bytes. */
+export async function readText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) {
+    if (request.body) void discardRest(request.body.getReader(), DISCARD_FACTOR * limit);
+    throw tooLarge(limit);
+  }
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
