@@ -4,8 +4,8 @@
 import type { AccountScope } from "../access.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
-import { readLinkedEntries } from "../navigation-items/read.ts";
-import { type Forest, forestOf, type LinkedEntry } from "../navigation-items/tree.ts";
+import { readNavigationForests } from "../navigation-items/read.ts";
+import { type Forest, itemUrl, type LinkedEntry } from "../navigation-items/tree.ts";
 
 export interface NavigationNode {
   id: string;
@@ -62,37 +62,28 @@ export async function navigationTrees(
   navigations: { id: string; handle: string; title: string }[],
 ): Promise<NavigationTree[]> {
   if (navigations.length === 0) return [];
-  const items = await ctx.db.navigationItem.findMany({
-    where: { ...scope, navigationId: { in: navigations.map((navigation) => navigation.id) } },
-    select: {
-      id: true,
-      navigationId: true,
-      parentId: true,
-      title: true,
-      url: true,
-      entryId: true,
-      priority: true,
-      createdAt: true,
-      updatedAt: true,
-    },
-  });
-  const linked = await readLinkedEntries(ctx.db, scope, items);
-  return navigations.map((navigation) => {
-    const forest = forestOf(items.filter((item) => item.navigationId === navigation.id));
-    return { ...navigation, items: nodes(forest, null, linked) };
-  });
+  const { forests, linked } = await readNavigationForests(
+    ctx.db,
+    scope,
+    navigations.map((navigation) => navigation.id),
+  );
+  return navigations.map((navigation) => ({
+    ...navigation,
+    items: nodes(forests.get(navigation.id), null, linked),
+  }));
 }
 
-function nodes(forest: Forest, parentId: string | null, linked: Map<string, LinkedEntry>): NavigationNode[] {
-  return (forest.get(parentId) ?? []).map((row) => {
-    const entry = row.entryId ? (linked.get(row.entryId) ?? null) : null;
-    return {
-      id: row.id,
-      title: row.title,
-      url: row.entryId ? (entry?.contentPath ?? null) : row.url,
-      priority: row.priority,
-      entry,
-      children: nodes(forest, row.id, linked),
-    };
-  });
+function nodes(
+  forest: Forest | undefined,
+  parentId: string | null,
+  linked: Map<string, LinkedEntry>,
+): NavigationNode[] {
+  return (forest?.get(parentId) ?? []).map((row) => ({
+    id: row.id,
+    title: row.title,
+    url: itemUrl(row, linked),
+    priority: row.priority,
+    entry: row.entryId ? (linked.get(row.entryId) ?? null) : null,
+    children: nodes(forest, row.id, linked),
+  }));
 }

@@ -3,7 +3,15 @@
 import type { Db } from "../../db/client.ts";
 import type { AccountScope } from "../access.ts";
 import { ApiError } from "../errors.ts";
-import { forestOf, type ItemJson, type ItemRow, type LinkedEntry, listedItem, subtreeIds } from "./tree.ts";
+import {
+  type Forest,
+  forestOf,
+  type ItemJson,
+  type ItemRow,
+  type LinkedEntry,
+  listedItem,
+  subtreeIds,
+} from "./tree.ts";
 
 type Reader = Pick<Db, "navigationItem" | "entry">;
 
@@ -20,6 +28,38 @@ const itemColumns = {
 
 export function readItems(db: Reader, scope: AccountScope, navigationId: string): Promise<ItemRow[]> {
   return db.navigationItem.findMany({ where: { ...scope, navigationId }, select: itemColumns });
+}
+
+/** The items of several navigations, each as a forest, and the entries they link to. */
+export interface NavigationForests {
+  /** By navigation ID; a navigation without items has none here. */
+  forests: Map<string, Forest>;
+  linked: Map<string, LinkedEntry>;
+}
+
+/**
+ * The items of these navigations (without `navigationIds`: of all the account's) in one query, and the
+ * entries they link to in one more.
+ */
+export async function readNavigationForests(
+  db: Reader,
+  scope: AccountScope,
+  navigationIds?: readonly string[],
+): Promise<NavigationForests> {
+  const items = await db.navigationItem.findMany({
+    where: { ...scope, ...(navigationIds && { navigationId: { in: [...navigationIds] } }) },
+    select: { ...itemColumns, navigationId: true },
+  });
+  const linked = await readLinkedEntries(db, scope, items);
+  const byNavigation = new Map<string, ItemRow[]>();
+  for (const item of items) {
+    const rows = byNavigation.get(item.navigationId);
+    if (rows) rows.push(item);
+    else byNavigation.set(item.navigationId, [item]);
+  }
+  const forests = new Map<string, Forest>();
+  for (const [navigationId, rows] of byNavigation) forests.set(navigationId, forestOf(rows));
+  return { forests, linked };
 }
 
 /** The entries these items link to, by ID. */

@@ -48,6 +48,11 @@ export function forestOf(rows: readonly ItemRow[]): Forest {
   return forest;
 }
 
+/** Where an item leads on a site: a linked item to its entry's current path (null when it is gone). */
+export function itemUrl(row: ItemRow, linked: ReadonlyMap<string, LinkedEntry>): string | null {
+  return row.entryId ? (linked.get(row.entryId)?.contentPath ?? null) : row.url;
+}
+
 /** Every item in outline order: each item, then its subtree, siblings in order. */
 export function outline(forest: Forest): ItemRow[] {
   const ordered: ItemRow[] = [];

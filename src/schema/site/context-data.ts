@@ -5,8 +5,8 @@ import type { AccountScope } from "../access.ts";
 import { readFields } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import { expandValues } from "../entries/expand.ts";
-import { readLinkedEntries } from "../navigation-items/read.ts";
-import { type Forest, forestOf, type ItemRow, type LinkedEntry } from "../navigation-items/tree.ts";
+import { readNavigationForests } from "../navigation-items/read.ts";
+import { type Forest, type ItemRow, itemUrl, type LinkedEntry } from "../navigation-items/tree.ts";
 
 export async function siteGlobals(
   ctx: Context,
@@ -43,36 +43,23 @@ export async function siteNavigations(
   ctx: Context,
   scope: AccountScope,
 ): Promise<Record<string, MenuItem[]>> {
-  const [navigations, items] = await Promise.all([
+  const [navigations, { forests, linked }] = await Promise.all([
     ctx.db.navigation.findMany({ where: scope, select: { id: true, handle: true } }),
-    ctx.db.navigationItem.findMany({
-      where: scope,
-      select: {
-        id: true,
-        navigationId: true,
-        parentId: true,
-        title: true,
-        url: true,
-        entryId: true,
-        priority: true,
-        createdAt: true,
-        updatedAt: true,
-      },
-    }),
+    readNavigationForests(ctx.db, scope),
   ]);
-  const linked = await readLinkedEntries(ctx.db, scope, items);
   return Object.fromEntries(
-    navigations.map((navigation) => {
-      const forest = forestOf(items.filter((item) => item.navigationId === navigation.id));
-      return [navigation.handle, menu(forest, null, linked)];
-    }),
+    navigations.map((navigation) => [navigation.handle, menu(forests.get(navigation.id), null, linked)]),
   );
 }
 
-function menu(forest: Forest, parentId: string | null, linked: Map<string, LinkedEntry>): MenuItem[] {
-  return (forest.get(parentId) ?? []).map((row: ItemRow) => ({
+function menu(
+  forest: Forest | undefined,
+  parentId: string | null,
+  linked: Map<string, LinkedEntry>,
+): MenuItem[] {
+  return (forest?.get(parentId) ?? []).map((row: ItemRow) => ({
     title: row.title,
-    url: row.entryId ? (linked.get(row.entryId)?.contentPath ?? null) : row.url,
+    url: itemUrl(row, linked),
     children: menu(forest, row.id, linked),
   }));
 }
