@@ -5,7 +5,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Busboy, type BusboyInstance } from "@fastify/busboy";
-import { discardRest } from "../rest/body.ts";
+import { discardRest, limitedChunks } from "../http/limited-body.ts";
 import { ApiError } from "../schema/errors.ts";
 
 export const FORM_BODY_LIMIT = 2 * 1024 * 1024;
@@ -40,7 +40,14 @@ export async function readFormBody(request: Request): Promise<[string, string][]
   }
   const values: [string, string][] = [];
   let failure: ApiError | undefined;
-  const source = Readable.from(counted(request.body));
+  const source = Readable.from(
+    limitedChunks(
+      request.body,
+      FORM_BODY_LIMIT,
+      () => tooLarge("body", "must be at most 2 MB"),
+      4 * FORM_BODY_LIMIT,
+    ),
+  );
   const fail = (error: ApiError) => {
     failure ??= error;
     source.destroy(failure);
@@ -62,26 +69,4 @@ export async function readFormBody(request: Request): Promise<[string, string][]
   }
   if (failure) throw failure;
   return values;
-}
-
-/** The body's chunks, counted: past the limit it stops with a 413 and drops the rest. */
-async function* counted(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
-  if (!body) return;
-  const reader = body.getReader();
-  let size = 0;
-  let done = false;
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
-      size += next.value.byteLength;
-      if (size > FORM_BODY_LIMIT) throw tooLarge("body", "must be at most 2 MB");
-      yield next.value;
-    }
-  } finally {
-    if (!done) void discardRest(reader, 4 * FORM_BODY_LIMIT);
-  }
 }

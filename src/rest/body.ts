@@ -1,5 +1,6 @@
 // Reading a JSON request body within the size limit (decisions.md: 2 MB; 413 past it, 400 when it is
 // not JSON, not an object or nested too deep, 422 on a string that is no Unicode text).
+import { discardRest } from "../http/limited-body.ts";
 import { ApiError } from "../schema/errors.ts";
 import { MAX_JSON_DEPTH } from "../schema/json-depth.ts";
 
@@ -77,26 +78,6 @@ export async function readText(request: Request, limit: number): Promise<string>
     chunks.push(value);
   }
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
-}
-
-/**
- * A client still sending an oversized body would block on a full socket if nobody read it: the rest is
- * read and thrown away (up to `cap` bytes, past which the stream is cut) while the 413 goes out.
- */
-export async function discardRest(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  cap: number,
-): Promise<void> {
-  try {
-    for (let read = 0; read <= cap; ) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-    // The client went away: nothing left to discard.
-  }
 }
 
 function tooLarge(limit: number): ApiError {

@@ -5,10 +5,10 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Busboy, type BusboyFileStream, type BusboyInstance } from "@fastify/busboy";
+import { limitedChunks } from "../http/limited-body.ts";
 import { uploadTooLarge } from "../schema/assets/limits.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Storage } from "../storage/local.ts";
-import { discardRest } from "./body.ts";
 
 export interface MultipartUpload {
   /** The staged file's reference, for the mutation's `upload` input; the caller discards it after. */
@@ -49,7 +49,8 @@ export async function readMultipartUpload(
   let file: { stream: BusboyFileStream; filename: string | undefined; type: string } | undefined;
   let staging: Promise<string> | undefined;
   let failure: Error | undefined;
-  const source = Readable.from(chunks(request.body, limit + ENVELOPE));
+  const max = limit + ENVELOPE;
+  const source = Readable.from(limitedChunks(request.body, max, () => uploadTooLarge("file", limit), max));
   const fail = (error: Error) => {
     failure ??= error;
     file?.stream.destroy(failure);
@@ -89,30 +90,6 @@ export async function readMultipartUpload(
   // Busboy reports a part without a Content-Type as text/plain (RFC 7578's default).
   input.content_type = file.type;
   return { staged, input: { ...input, ...fields } };
-}
-
-/** The request body, counted: past `max` bytes it stops with a 413. */
-async function* chunks(body: ReadableStream<Uint8Array> | null, max: number): AsyncGenerator<Uint8Array> {
-  if (!body) return;
-  const reader = body.getReader();
-  let size = 0;
-  let done = false;
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
-      size += next.value.byteLength;
-      if (size > max) throw uploadTooLarge("file", max - ENVELOPE);
-      yield next.value;
-    }
-  } finally {
-    // Stopped early (too large, or the parser failed): the rest of the body is read and dropped, so
-    // that a client still sending is not left blocked.
-    if (!done) void discardRest(reader, max);
-  }
 }
 
 function malformed(message: string): ApiError {

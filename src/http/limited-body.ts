@@ -1,0 +1,53 @@
+// Reading a request body as a stream within a byte limit, shared by the REST upload and the site's form
+// posts (both feed a multipart parser): the chunks are counted as they pass, and a body cut short is
+// still drained so the client is not left blocked.
+
+/**
+ * The body's chunks, counted: past `max` bytes it stops with `tooLarge()`. Stopped early (too large, or
+ * the consumer failed), the rest of the body is read and dropped, up to `discardCap` bytes.
+ */
+export async function* limitedChunks(
+  body: ReadableStream<Uint8Array> | null,
+  max: number,
+  tooLarge: () => Error,
+  discardCap: number,
+): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let size = 0;
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      size += next.value.byteLength;
+      if (size > max) throw tooLarge();
+      yield next.value;
+    }
+  } finally {
+    if (!done) void discardRest(reader, discardCap);
+  }
+}
+
+/**
+ * A client still sending an oversized body would block on a full socket if nobody read it: the rest is
+ * read and thrown away (up to `cap` bytes, past which the stream is cut) while the 413 goes out.
+ */
+export async function discardRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  cap: number,
+): Promise<void> {
+  try {
+    for (let read = 0; read <= cap; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing left to discard.
+  }
+}
