@@ -56,8 +56,11 @@ export class FormFor extends Tag {
     if (message) emitter.write(`<input type="hidden" name="success_message" value="${escapeHtml(message)}">`);
     if (form.honeypot_enabled) emitter.write(HONEYPOT);
     ctx.push({ form });
-    yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
-    ctx.pop();
+    try {
+      yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
+    } finally {
+      ctx.pop();
+    }
     emitter.write("</form>");
   }
 }
