@@ -784,6 +784,12 @@ describe("content checks", () => {
     ["page.html", "text/html"],
     ["icon.svg", "image/svg+xml"],
     ["page.xhtml", "application/xhtml+xml"],
+    ["feed.atom", "application/atom+xml"],
+    ["doc.xml", "application/vnd.evil+xml"],
+    ["math.mml", "application/mathml+xml"],
+    ["style.xsl", "text/xsl"],
+    ["app.js", "text/javascript"],
+    ["unknown.bin", "application/x-unheard-of"],
   ])("serves %s (%s) with Content-Security-Policy: sandbox and nosniff", async (filename, type) => {
     const uploaded = await uploadMultipart(client, {
       file: { bytes: html, filename, type },
@@ -795,6 +801,22 @@ describe("content checks", () => {
     expect(served.headers["content-type"]).toBe(type);
     expect(served.headers["content-security-policy"]).toBe("sandbox");
     expect(served.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it.each([
+    ["photo.png", "image/png", png(2)],
+    ["notes.txt", "text/plain", Buffer.from("plain words")],
+  ])("serves passive %s (%s) without a sandbox", async (filename, type, bytes) => {
+    const uploaded = await uploadMultipart(client, {
+      file: { bytes, filename, type },
+      fields: { path: "passive" },
+    });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const served = await site(server, uploaded.body.url, client.account.domain);
+    expect(served.status).toBe(200);
+    expect(served.headers["content-security-policy"]).toBeUndefined();
+    expect(served.headers["x-content-type-options"]).toBe("nosniff");
+    expect(served.body.equals(bytes)).toBe(true);
   });
 
   it("serves nothing outside the account's files for encoded traversal paths", async () => {

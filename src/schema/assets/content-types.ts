@@ -92,9 +92,14 @@ export const contentTypeSchema = z
     return [essence.trim().toLowerCase(), ...parameters.map((parameter) => parameter.trim())].join("; ");
   });
 
-/** Types a browser would run script from (HTML, SVG, XML): served sandboxed, never with the site's powers. */
+/**
+ * Types a browser shows without running anything the file says. Every other type (HTML, SVG, any XML
+ * such as `application/atom+xml` or `text/xsl`, script, and types nobody listed) is served sandboxed, so
+ * an upload never runs with the site's powers.
+ */
+const passiveContent =
+  /^(?:(?:image\/(?!svg\b)|audio\/|video\/|font\/)[^;]*|application\/(?:pdf|json|zip|gzip|octet-stream)|text\/(?:plain|css|csv|markdown|calendar|vtt))(?:;|$)/;
+
 export function isActiveContent(contentType: string): boolean {
-  return /^(text\/html|image\/svg\+xml|application\/xhtml\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)\b/.test(
-    contentType,
-  );
+  return !passiveContent.test(contentType.trim().toLowerCase());
 }
