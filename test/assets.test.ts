@@ -554,6 +554,29 @@ describe("serving", () => {
     expect(range.headers["content-range"]).toBe("bytes 2-5/10");
     expect(range.body.toString()).toBe("2345");
   });
+
+  it("sends ETag and Cache-Control, and answers 304 with no body to a matching If-None-Match", async () => {
+    const bytes = Buffer.from("cache me");
+    const asset = await uploadJson(client, { filename: "cached.txt", data: bytes.toString("base64") });
+    const first = await site(server, asset.url, client.account.domain);
+    expect(first.status).toBe(200);
+    expect(first.body.toString()).toBe("cache me");
+    const etag = first.headers.etag;
+    expect(etag).toBe(`"${asset.id}"`);
+    expect(first.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    for (const ifNoneMatch of [`${etag}`, `W/${etag}`, `"a", ${etag}`, `W/"a",W/${etag}`]) {
+      const revalidated = await site(server, asset.url, client.account.domain, {
+        "if-none-match": ifNoneMatch,
+      });
+      expect(revalidated.status, ifNoneMatch).toBe(304);
+      expect(revalidated.body.length).toBe(0);
+      expect(revalidated.headers.etag).toBe(etag);
+      expect(revalidated.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    }
+    const changed = await site(server, asset.url, client.account.domain, { "if-none-match": '"other"' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.toString()).toBe("cache me");
+  });
 });
 
 describe("entry image fields", () => {
