@@ -80,13 +80,21 @@ export async function entryPageAt(
   };
 }
 
+/**
+ * published_at as a sort key. Entries without one come last in either direction: SQLite puts NULLs
+ * first ascending and PostgreSQL last, so the order is stated rather than left to the database.
+ */
+export function publishedAtOrder(direction: Prisma.SortOrder): Prisma.EntryOrderByWithRelationInput {
+  return { publishedAt: { sort: direction, nulls: "last" } };
+}
+
 /** Site order (content-api.md): position ascending, then the collection's `orderable` tiebreak. */
 export function siteOrder(orderable: string): Prisma.EntryOrderByWithRelationInput[] {
   const tiebreak: Prisma.EntryOrderByWithRelationInput =
     orderable === "ascending"
-      ? { publishedAt: "asc" }
+      ? publishedAtOrder("asc")
       : orderable === "descending"
-        ? { publishedAt: "desc" }
+        ? publishedAtOrder("desc")
         : { createdAt: "desc" };
   return [{ position: "asc" }, tiebreak, { id: "asc" }];
 }

@@ -4,7 +4,7 @@
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
-import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
+import { type EntryDrop, entryDrop, publishedAtOrder, siteEntrySelect, siteOrder } from "./entries.ts";
 import { type Pagination, paginationOf, queryPageUrl } from "./pagination.ts";
 import { visible } from "./scope.ts";
 
@@ -40,7 +40,8 @@ function orderOf(args: EntryListArgs, orderable: string): Prisma.EntryOrderByWit
   const column = orderColumns[(args.order_by ?? "") as keyof typeof orderColumns];
   if (!column) return siteOrder(orderable);
   const direction = String(args.order_dir ?? "").toLowerCase() === "desc" ? "desc" : "asc";
-  return [{ [column]: direction }, { id: direction }];
+  const first = column === "publishedAt" ? publishedAtOrder(direction) : { [column]: direction };
+  return [first, { id: direction }];
 }
 
 /** Bounds a template's per_page: 1 to 100, the default when absent or not a number. */

@@ -2,6 +2,7 @@
 // pages, and per feed-enabled collection its newest published entries.
 import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
+import { publishedAtOrder } from "./entries.ts";
 import { visible } from "./scope.ts";
 
 export interface SitemapUrl {
@@ -54,7 +55,7 @@ export async function feedAt(ctx: Context, scope: AccountScope, path: string): P
   if (!collection) return null;
   const entries = await ctx.db.entry.findMany({
     where: { ...scope, ...visible, collectionId: collection.id },
-    orderBy: [{ publishedAt: "desc" }, { createdAt: "desc" }],
+    orderBy: [publishedAtOrder("desc"), { createdAt: "desc" }],
     take: collection.feedLimit,
     select: { id: true, title: true, contentPath: true, publishedAt: true, createdAt: true },
   });

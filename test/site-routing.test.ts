@@ -1,0 +1,142 @@
+// Where and in which order the public site shows entries: site order with its `orderable` tiebreak and
+// entries without published_at (last on both databases), and the routing shapes (dates, parent fields,
+// routing_override), on the embedded database and on PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, api } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteGet } from "./helpers/site.ts";
+
+let server: TestServer;
+let account: TestAccount;
+let client: Api;
+const page = (path: string) => siteGet(server, path, account.domain);
+
+const templates: { handle: string; kind: string; html: string }[] = [
+  {
+    handle: "theme",
+    kind: "layout",
+    html: "<head>{{ content_for_header }}</head><main>{{ content_for_layout }}</main>",
+  },
+  { handle: "index", kind: "template", html: '<h1>{{ title }}</h1><p class="path">{{ current_path }}</p>' },
+  {
+    handle: "list",
+    kind: "template",
+    html: '<p class="order">{% for e in entries %}{{ e.handle }} {% endfor %}</p>',
+  },
+  {
+    handle: "queries",
+    kind: "template",
+    html:
+      '{% query collection: "news", order_by: "published_at", order_dir: "asc" %}<p class="asc">{% for e in query.entries %}{{ e.handle }} {% endfor %}</p>{% endquery %}' +
+      '{% query collection: "news", order_by: "published_at", order_dir: "desc" %}<p class="desc">{% for e in query.entries %}{{ e.handle }} {% endfor %}</p>{% endquery %}',
+  },
+];
+
+async function collection(body: Record<string, unknown>) {
+  return expectCreated(client.post("/collections", { blueprint: { fields: [] }, ...body }));
+}
+
+async function entry(collectionHandle: string, body: Record<string, unknown>) {
+  return expectCreated(client.post(`/collections/${collectionHandle}/entries`, body));
+}
+
+function graphql(query: string, variables: Record<string, unknown> = {}) {
+  return client.raw("/graphql", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+}
+
+/** The handles a `<p class="…">` of the page lists, in order. */
+async function listed(path: string, cls = "order"): Promise<string[]> {
+  const response = await page(path);
+  expect(response.status, response.text).toBe(200);
+  const match = response.text.match(new RegExp(`<p class="${cls}">(.*?)</p>`));
+  expect(match, response.text).not.toBeNull();
+  return (match?.[1] ?? "").split(" ").filter(Boolean);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  account = await createAccount(server, "Routing");
+  client = api(server, account);
+  for (const template of templates)
+    await expectCreated(client.post("/templates", { ...template, title: template.handle }));
+  await collection({ name: "Pages", handle: "pages", routing: ":handle", root_routing: true });
+  await entry("pages", { handle: "queries", title: "Queries", template_handle: "queries" });
+  // News: newest first; one entry has no published_at.
+  await collection({
+    name: "News",
+    handle: "news",
+    routing: "news/:handle",
+    index_routing: "news",
+    index_template_handle: "list",
+    orderable: "descending",
+  });
+  await entry("news", { handle: "undated", title: "Undated" });
+  await entry("news", { handle: "old", title: "Old", published_at: "2024-01-01T00:00:00Z" });
+  await entry("news", { handle: "new", title: "New", published_at: "2024-03-01T00:00:00Z" });
+  // Archive: oldest first after position; a lower position beats any date.
+  await collection({
+    name: "Archive",
+    handle: "archive",
+    routing: "archive/:handle",
+    index_routing: "archive",
+    index_template_handle: "list",
+    orderable: "ascending",
+  });
+  await entry("archive", { handle: "undated", title: "Undated", position: 1 });
+  await entry("archive", {
+    handle: "late",
+    title: "Late",
+    position: 1,
+    published_at: "2024-03-01T00:00:00Z",
+  });
+  await entry("archive", {
+    handle: "early",
+    title: "Early",
+    position: 1,
+    published_at: "2024-01-01T00:00:00Z",
+  });
+  await entry("archive", { handle: "pinned", title: "Pinned", position: 0 });
+});
+afterAll(() => server?.stop());
+
+describe("site order", () => {
+  it("puts entries without published_at last on index pages, whichever way orderable sorts dates", async () => {
+    expect(await listed("/news")).toEqual(["new", "old", "undated"]);
+    expect(await listed("/archive")).toEqual(["pinned", "early", "late", "undated"]);
+  });
+
+  it("breaks equal positions by published_at as orderable says, a lower position first", async () => {
+    await entry("archive", {
+      handle: "middle",
+      title: "Middle",
+      position: 1,
+      published_at: "2024-02-01T00:00:00Z",
+    });
+    expect(await listed("/archive")).toEqual(["pinned", "early", "middle", "late", "undated"]);
+    expect((await client.delete("/collections/archive/entries/middle")).status).toBeLessThan(300);
+  });
+
+  it("puts entries without published_at last in the query tag's published_at order, both directions", async () => {
+    expect(await listed("/queries", "asc")).toEqual(["old", "new", "undated"]);
+    expect(await listed("/queries", "desc")).toEqual(["new", "old", "undated"]);
+  });
+
+  it("lists entries without published_at after the dated ones in RSS", async () => {
+    const enable = await graphql(
+      `mutation ($account: ID!) { collectionFeedUpdate(account_id: $account, id: "news", input: {
+        feed_enabled: true, feed_path: "news/feed.xml" }) { feed_path } }`,
+      { account: account.account_id },
+    );
+    expect(enable.body.errors, enable.text).toBeUndefined();
+    const feed = await page("/news/feed.xml");
+    expect(feed.status).toBe(200);
+    const titles = [...feed.text.matchAll(/<item><title>(.*?)<\/title>/g)].map((match) => match[1]);
+    expect(titles).toEqual(["New", "Old", "Undated"]);
+  });
+});
