@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { isActiveContent } from "../schema/assets/content-types.ts";
 import { findPublicAsset } from "../schema/assets/public.ts";
 import type { Context } from "../schema/index.ts";
+import { matchesIfNoneMatch } from "./http-cache.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 
@@ -27,7 +28,7 @@ export async function serveAsset(request: Request, ctx: Context): Promise<Respon
     // An uploaded SVG or HTML file must not run script on the site's origin.
     ...(isActiveContent(asset.contentType) && { "content-security-policy": "sandbox" }),
   };
-  if (matchesEtag(request.headers.get("if-none-match"), etag)) {
+  if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });
   }
 
@@ -45,14 +46,6 @@ export async function serveAsset(request: Request, ctx: Context): Promise<Respon
   const stream = await asset.open(range ?? undefined);
   if (!stream) return notFound();
   return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, headers });
-}
-
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((tag) => {
-    const value = tag.trim().replace(/^W\//, "");
-    return value === etag || value === "*";
-  });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Context } from "../schema/index.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
 import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
 import { engine } from "./engine.ts";
+import { matchesIfNoneMatch } from "./http-cache.ts";
 import { renderNotFound, renderPage } from "./page.ts";
 import { type RenderScope, withRenderScope } from "./render-scope.ts";
 import { type EntryList, loadEntryList, loadSite } from "./site-data.ts";
@@ -71,7 +72,8 @@ export function createSiteHandler(schema: GraphQLSchema) {
     }
     const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
     const headers = { etag, "cache-control": "public, max-age=0, must-revalidate" };
-    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+    if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag))
+      return new Response(null, { status: 304, headers });
     return html(request.method === "HEAD" ? "" : body, 200, headers);
   };
 }

@@ -1,0 +1,68 @@
+// Conditional GET of site pages (decisions.md "Site renderer"): a page carries an ETag and
+// Cache-Control, and If-None-Match answers 304 with no body when it names that tag, strong, weak
+// (`W/"..."`) or in a list, as asset files do.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteGet } from "./helpers/site.ts";
+
+let server: TestServer;
+let account: TestAccount;
+const page = (headers: Record<string, string> = {}) =>
+  siteGet(server, "/notes/hello", account.domain, headers);
+
+beforeAll(async () => {
+  server = await startServer();
+  account = await createAccount(server, "Caching");
+  const client = api(server, account);
+  await expectCreated(
+    client.post("/templates", { template: { handle: "note", html: "<p>{{ title }}</p>" } }),
+  );
+  await expectCreated(
+    client.post("/collections", {
+      name: "Notes",
+      handle: "notes",
+      routing: "notes/:handle",
+      template_handle: "note",
+      blueprint: { fields: [] },
+    }),
+  );
+  await expectCreated(client.post("/collections/notes/entries", { handle: "hello", title: "Hello" }));
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("page caching", () => {
+  it("sends an ETag and Cache-Control with the page", async () => {
+    const first = await page();
+    expect(first.status).toBe(200);
+    expect(first.text).toContain("<p>Hello</p>");
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(first.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect((await page()).headers.etag).toBe(first.headers.etag);
+  });
+
+  it("answers 304 with no body to the tag as sent, weak, or in a list", async () => {
+    const etag = String((await page()).headers.etag);
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"a", ${etag}`, `W/"a",W/${etag}`, "*"]) {
+      const revalidated = await page({ "if-none-match": ifNoneMatch });
+      expect(revalidated.status, ifNoneMatch).toBe(304);
+      expect(revalidated.text).toBe("");
+      expect(revalidated.headers.etag).toBe(etag);
+      expect(revalidated.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    }
+  });
+
+  it("answers 200 with the page to a tag that does not match", async () => {
+    const etag = String((await page()).headers.etag);
+    for (const ifNoneMatch of ['"other"', `W/"other", "a"`, etag.slice(1, -1)]) {
+      const fresh = await page({ "if-none-match": ifNoneMatch });
+      expect(fresh.status, ifNoneMatch).toBe(200);
+      expect(fresh.text).toContain("<p>Hello</p>");
+    }
+  });
+});
