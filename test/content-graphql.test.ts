@@ -479,4 +479,35 @@ describe("globals and navigations", () => {
     const renamed = await client.put("/collections/posts/entries/alpha-2", { handle: "alpha" });
     expect(renamed.status, renamed.text).toBe(200);
   });
+
+  it("never reveals an unpublished linked entry: its item has url null and no entry; REST still shows the link", async () => {
+    const nav = await client.post("/navigations", { title: "Drafts", handle: "drafts" });
+    expect(nav.status, nav.text).toBe(201);
+    const soon = await client.post("/navigations/drafts/items", {
+      title: "Soon",
+      collection_handle: "posts",
+      entry_handle: "draft",
+    });
+    expect(soon.status, soon.text).toBe(201);
+    const child = await client.post("/navigations/drafts/items", {
+      title: "Docs",
+      url: "/docs",
+      parent_id: soon.body.id,
+    });
+    expect(child.status, child.text).toBe(201);
+    const result = data(
+      await graphql(`query ($account: ID!) {
+        contentNavigation(account_id: $account, handle: "drafts") { items { title url entry { id handle title content_path } children { title url } } }
+        contentNavigations(account_id: $account) { handle items { url entry { handle } } }
+      }`),
+    );
+    expect(result.contentNavigation.items).toEqual([
+      { title: "Soon", url: null, entry: null, children: [{ title: "Docs", url: "/docs" }] },
+    ]);
+    expect(JSON.stringify(result)).not.toMatch(/Draft news|"draft"|\/draft/);
+    const admin = await client.get(`/navigations/drafts/items/${soon.body.id}`);
+    expect(admin.status, admin.text).toBe(200);
+    expect(admin.body.entity).toMatchObject({ handle: "draft", title: "Draft news" });
+    expect((await client.delete("/navigations/drafts")).status).toBe(204);
+  });
 });

@@ -32,6 +32,11 @@ const templates: { handle: string; kind: string; html: string }[] = [
       '{% query collection: "news", order_by: "published_at", order_dir: "asc" %}<p class="asc">{% for e in query.entries %}{{ e.handle }} {% endfor %}</p>{% endquery %}' +
       '{% query collection: "news", order_by: "published_at", order_dir: "desc" %}<p class="desc">{% for e in query.entries %}{{ e.handle }} {% endfor %}</p>{% endquery %}',
   },
+  {
+    handle: "menu",
+    kind: "template",
+    html: '<p class="menu">{% for item in navigation.main %}[{{ item.title }}|{{ item.url }}|{% for c in item.children %}{{ c.title }}:{{ c.url }}{% endfor %}]{% endfor %}</p>',
+  },
 ];
 
 async function collection(body: Record<string, unknown>) {
@@ -138,5 +143,37 @@ describe("site order", () => {
     expect(feed.status).toBe(200);
     const titles = [...feed.text.matchAll(/<item><title>(.*?)<\/title>/g)].map((match) => match[1]);
     expect(titles).toEqual(["New", "Old", "Undated"]);
+  });
+});
+
+describe("navigation menus", () => {
+  it("give an item linked to an unpublished entry url null and keep its children, never the entry's path", async () => {
+    await entry("pages", { handle: "menu", title: "Menu", template_handle: "menu" });
+    await entry("pages", { handle: "hidden-plans", title: "Hidden plans", published: false });
+    await expectCreated(client.post("/navigations", { title: "Main", handle: "main" }));
+    await expectCreated(
+      client.post("/navigations/main/items", {
+        title: "News",
+        collection_handle: "news",
+        entry_handle: "new",
+        priority: 1,
+      }),
+    );
+    const soon = await expectCreated(
+      client.post("/navigations/main/items", {
+        title: "Soon",
+        collection_handle: "pages",
+        entry_handle: "hidden-plans",
+        priority: 2,
+      }),
+    );
+    await expectCreated(
+      client.post("/navigations/main/items", { title: "Docs", url: "/docs", parent_id: soon.id }),
+    );
+    const response = await page("/menu");
+    expect(response.status, response.text).toBe(200);
+    expect(response.text).toContain('<p class="menu">[News|/news/new|][Soon||Docs:/docs]</p>');
+    expect(response.text).not.toContain("hidden-plans");
+    expect((await page("/hidden-plans")).status).toBe(404);
   });
 });

@@ -39,7 +39,9 @@ export interface NavigationForests {
 
 /**
  * The items of these navigations (without `navigationIds`: of all the account's) in one query, and the
- * entries they link to in one more.
+ * entries they link to in one more. This is the public reading (site menus, contentNavigation), so only
+ * published entries are linked: an item pointing at an unpublished entry reads like one whose entry is
+ * gone (no entry, url null), revealing neither the entry nor its path.
  */
 export async function readNavigationForests(
   db: Reader,
@@ -50,7 +52,7 @@ export async function readNavigationForests(
     where: { ...scope, ...(navigationIds && { navigationId: { in: [...navigationIds] } }) },
     select: { ...itemColumns, navigationId: true },
   });
-  const linked = await readLinkedEntries(db, scope, items);
+  const linked = await readLinkedEntries(db, scope, items, { published: true });
   const byNavigation = new Map<string, ItemRow[]>();
   for (const item of items) {
     const rows = byNavigation.get(item.navigationId);
@@ -62,17 +64,18 @@ export async function readNavigationForests(
   return { forests, linked };
 }
 
-/** The entries these items link to, by ID. */
+/** The entries these items link to, by ID; `only` narrows them (the public reading: published ones). */
 export async function readLinkedEntries(
   db: Reader,
   scope: AccountScope,
   rows: Iterable<ItemRow>,
+  only: { published?: true } = {},
 ): Promise<Map<string, LinkedEntry>> {
   const ids = new Set<string>();
   for (const row of rows) if (row.entryId) ids.add(row.entryId);
   if (ids.size === 0) return new Map();
   const entries = await db.entry.findMany({
-    where: { ...scope, id: { in: [...ids] } },
+    where: { ...scope, ...only, id: { in: [...ids] } },
     select: { id: true, handle: true, title: true, contentPath: true },
   });
   return new Map(entries.map((entry) => [entry.id, entry]));

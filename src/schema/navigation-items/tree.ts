@@ -48,7 +48,10 @@ export function forestOf(rows: readonly ItemRow[]): Forest {
   return forest;
 }
 
-/** Where an item leads on a site: a linked item to its entry's current path (null when it is gone). */
+/**
+ * Where an item leads on a site: a linked item to its entry's current path (null when the entry is gone
+ * or, as `linked` holds only published entries when read for the public, unpublished).
+ */
 export function itemUrl(row: ItemRow, linked: ReadonlyMap<string, LinkedEntry>): string | null {
   return row.entryId ? (linked.get(row.entryId)?.contentPath ?? null) : row.url;
 }
