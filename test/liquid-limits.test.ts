@@ -1,5 +1,6 @@
 // Known expensive Liquid patterns (issue #6, item 5): each page answers a short 500 within the hard limit,
-// and the server keeps serving other pages meanwhile and afterwards.
+// and the server keeps serving other pages meanwhile and afterwards. Nor can a template read the server's
+// files.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
@@ -21,6 +22,12 @@ const patterns: Record<string, string> = {
     '{% assign s = "xxxxxxxxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}',
   "render-recursion": "{% render 'recurse' %}",
   "include-recursion": "{% include 'loop' %}",
+};
+/** Templates naming server files by path, each with a page at /<handle>/p. */
+const fileReads: Record<string, string> = {
+  "include-passwd": "<main>{% include '/etc/passwd' %}</main>",
+  "render-package": "<main>{% render '../../package.json' %}</main>",
+  "layout-hostname": "{% layout '/etc/hostname' %}<main>body</main>",
 };
 const partials: Record<string, string> = {
   recurse: "<b>{% render 'recurse' %}</b>",
@@ -47,7 +54,7 @@ beforeAll(async () => {
     }),
   );
   await expectCreated(client.post("/collections/fine/entries", { handle: "page", title: "Still here" }));
-  for (const [handle, html] of Object.entries(patterns)) {
+  for (const [handle, html] of Object.entries({ ...patterns, ...fileReads })) {
     await expectCreated(client.post("/templates", { template: { handle, html } }));
     await expectCreated(
       client.post("/collections", {
@@ -77,5 +84,17 @@ describe("expensive templates", () => {
     const after = await page("/ok/page");
     expect(after.status).toBe(200);
     expect(after.text).toContain("<p>Still here</p>");
+  });
+});
+
+describe("file system", () => {
+  // Partials and layouts come only from the account's templates (engine.ts): a path names no template,
+  // so the page fails with the short 500, never showing the file's bytes.
+  it.each(Object.keys(fileReads))("%s shows none of the server's files", async (handle) => {
+    const shown = await page(`/${handle}/p`);
+    expect(shown.text).not.toContain("root:");
+    expect(shown.text).not.toContain('"name"');
+    expect(shown.status).toBe(500);
+    expect(shown.text).toBe("This page could not be rendered.\n");
   });
 });
