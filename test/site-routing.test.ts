@@ -86,6 +86,7 @@ beforeAll(async () => {
   await entry("news", { handle: "new", title: "New", published_at: "2024-03-01T00:00:00Z" });
   // Archive: oldest first after position; a lower position beats any date.
   await collection({
+    schema_type: "Blog",
     name: "Archive",
     handle: "archive",
     routing: "archive/:handle",
@@ -175,5 +176,21 @@ describe("navigation menus", () => {
     expect(response.text).toContain('<p class="menu">[News|/news/new|][Soon||Docs:/docs]</p>');
     expect(response.text).not.toContain("hidden-plans");
     expect((await page("/hidden-plans")).status).toBe(404);
+  });
+});
+
+describe("JSON-LD", () => {
+  it("gives index pages the collection's schema_type, else WebPage, like its entry pages", async () => {
+    const typeOf = async (path: string) => {
+      const response = await page(path);
+      expect(response.status, response.text).toBe(200);
+      const json = response.text.match(/<script type="application\/ld\+json">(.*?)<\/script>/)?.[1];
+      expect(json, response.text).toBeDefined();
+      return JSON.parse(json ?? "{}")["@type"];
+    };
+    expect(await typeOf("/archive")).toBe("Blog");
+    expect(await typeOf("/archive/early")).toBe("Blog");
+    expect(await typeOf("/news")).toBe("WebPage");
+    expect(await typeOf("/news/new")).toBe("WebPage");
   });
 });

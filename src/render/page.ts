@@ -43,7 +43,8 @@ export async function renderPage(
     title: `${title} | ${site.name}`,
     description,
     canonical: `${url.protocol}//${url.host}${url.pathname}`,
-    schemaType: page.kind === "index" ? "CollectionPage" : page.collection.schema_type,
+    // decisions.md names one type for every page of a collection, index pages included.
+    schemaType: page.collection.schema_type,
     publishedAt: page.entry?.published_at,
   });
   const body = await engine.renderFile(page.template, { ...context, content_for_header: header });
