@@ -320,6 +320,63 @@ describe("forms on the site", () => {
   });
 });
 
+describe("form_for options and cms_scripts", () => {
+  beforeAll(async () => {
+    await expectCreated(
+      client.post("/forms", {
+        title: "Plain",
+        handle: "plain",
+        collection_handle: "messages",
+        blueprint_handle: "messages",
+      }),
+    );
+    const html = [
+      '<div class="keyword">{% form_for form: "contact", class: "x", id: "y", redirect: "/thanks", success_message: "Thanks!" %}<button>Send</button>{% endform_for %}</div>',
+      "<div class=\"bare\">{% form_for 'plain' %}{% endform_for %}</div>",
+      '<div class="chosen">{% form_for \'plain\', redirect: "/after", success_message: "Got it" %}{% endform_for %}</div>',
+      '<div class="scripts">{% cms_scripts %}</div>',
+    ].join("\n");
+    await expectCreated(client.post("/templates", { handle: "form-shapes", title: "Form shapes", html }));
+    await expectCreated(
+      client.post("/collections/pages/entries", {
+        handle: "form-shapes",
+        title: "Form shapes",
+        template_handle: "form-shapes",
+      }),
+    );
+  });
+
+  it("renders the keyword syntax with its class, id, redirect and success message", async () => {
+    const { text } = await page("/form-shapes");
+    expect(text).toContain(
+      '<div class="keyword"><form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form x" id="y">' +
+        '<input type="hidden" name="redirect_url" value="/thanks">' +
+        '<input type="hidden" name="success_message" value="Thanks!">' +
+        '<div class="cms-hp" aria-hidden="true"><label>Website<input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>' +
+        "<button>Send</button></form></div>",
+    );
+  });
+
+  it("always writes the hidden redirect_url and success_message inputs, empty when neither tag nor form sets them", async () => {
+    const { text } = await page("/form-shapes");
+    expect(text).toContain(
+      '<div class="bare"><form method="post" action="/cms/plain/submit" enctype="multipart/form-data" class="cms-form">' +
+        '<input type="hidden" name="redirect_url" value=""><input type="hidden" name="success_message" value=""></form></div>',
+    );
+    expect(text).toContain(
+      '<input type="hidden" name="redirect_url" value="/after"><input type="hidden" name="success_message" value="Got it"></form></div>',
+    );
+  });
+
+  it("cms_scripts writes the CMS stylesheet and script tags", async () => {
+    const { status, text } = await page("/form-shapes");
+    expect(status).toBe(200);
+    expect(text).toContain(
+      '<div class="scripts"><link rel="stylesheet" href="/cms/cms.css">\n<script src="/cms/cms.js" defer></script></div>',
+    );
+  });
+});
+
 /** A raw POST to the site: the body as bytes, sent in `chunks` pieces (chunked when more than one). */
 function postRaw(path: string, body: Buffer, headers: Record<string, string>, chunks = 1) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {

@@ -52,8 +52,10 @@ export class FormFor extends Tag {
       options.id ? `id="${escapeHtml(options.id)}"` : "",
     ].filter(Boolean);
     emitter.write(`<form ${attributes.join(" ")}>`);
-    if (redirect) emitter.write(`<input type="hidden" name="redirect_url" value="${escapeHtml(redirect)}">`);
-    if (message) emitter.write(`<input type="hidden" name="success_message" value="${escapeHtml(message)}">`);
+    // Both inputs are always there (decisions.md), empty when unset: the submission then falls back to the
+    // form's own redirect_url and success_message.
+    emitter.write(`<input type="hidden" name="redirect_url" value="${escapeHtml(redirect ?? "")}">`);
+    emitter.write(`<input type="hidden" name="success_message" value="${escapeHtml(message ?? "")}">`);
     if (form.honeypot_enabled) emitter.write(HONEYPOT);
     ctx.push({ form });
     try {
