@@ -251,7 +251,8 @@ describe("read-scoped tokens", () => {
     const mutation = await post(
       `mutation { blueprintCreate(account_id: "${account.account_id}", input: { title: "Sneaky", handle: "sneaky" }) { id } }`,
     );
-    expect(Array.isArray(mutation.body?.errors) && mutation.body.errors.length > 0, mutation.text).toBe(true);
+    expect(mutation.status, mutation.text).toBe(403);
+    expect(mutation.body.errors?.[0]?.extensions?.code, mutation.text).toBe("FORBIDDEN");
     expect((await api(server, account).get("/blueprints/sneaky")).status).toBe(404);
   });
 

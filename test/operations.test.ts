@@ -118,7 +118,7 @@ describe("request logs", () => {
 });
 
 describe("read-scoped tokens over GraphQL", () => {
-  it("answers a mutation with FORBIDDEN and changes nothing, while queries work", async () => {
+  it("answers a mutation with 403 FORBIDDEN and changes nothing, while queries work", async () => {
     const created = await cms(server, [
       "token",
       "create",
@@ -130,18 +130,25 @@ describe("read-scoped tokens over GraphQL", () => {
     ]);
     expect(created.code, created.stderr).toBe(0);
     const readToken = JSON.parse(created.stdout).token as string;
-    const graphql = (query: string) =>
+    const graphql = (query: string, accept = "application/json") =>
       request(`${server.url}/graphql`, {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${readToken}` },
+        headers: { "content-type": "application/json", accept, authorization: `Bearer ${readToken}` },
         body: JSON.stringify({ query }),
       });
-    const mutation = await graphql(
-      `mutation { collectionCreate(account_id: "${account.account_id}", input: { name: "R", handle: "read-only", routing: "r/:handle" }) { created } }`,
-    );
-    expect(mutation.status, mutation.text).not.toBe(500);
-    expect(mutation.body.errors?.[0]?.extensions?.code, mutation.text).toBe("FORBIDDEN");
+    const create = `mutation { collectionCreate(account_id: "${account.account_id}", input: { name: "R", handle: "read-only", routing: "r/:handle" }) { created } }`;
+    for (const accept of ["application/json", "application/graphql-response+json"]) {
+      const mutation = await graphql(create, accept);
+      // The error carries its HTTP status (403) whichever of the two media types the client accepts.
+      expect(mutation.status, mutation.text).toBe(403);
+      expect(mutation.headers.get("content-type")).toBe(`${accept}; charset=utf-8`);
+      expect(mutation.body).toMatchObject({
+        data: null,
+        errors: [{ message: "This token may only read", extensions: { code: "FORBIDDEN" } }],
+      });
+    }
     const query = await graphql(`{ collections(account_id: "${account.account_id}") { data { handle } } }`);
+    expect(query.status, query.text).toBe(200);
     expect(query.body.errors, query.text).toBeUndefined();
     expect(query.body.data.collections.data.map((c: { handle: string }) => c.handle)).not.toContain(
       "read-only",
