@@ -194,3 +194,76 @@ describe("JSON-LD", () => {
     expect(await typeOf("/news/new")).toBe("WebPage");
   });
 });
+
+/** The page's `<h1>` and `current_path`, or its status when it is not a 200. */
+async function shown(path: string): Promise<string | number> {
+  const response = await page(path);
+  if (response.status !== 200) return response.status;
+  const title = response.text.match(/<h1>(.*?)<\/h1>/)?.[1];
+  const current = response.text.match(/<p class="path">(.*?)<\/p>/)?.[1];
+  return `${title} at ${current}`;
+}
+
+describe("routing shapes", () => {
+  it("serves date routing at the UTC year and month of published_at, and moves with the date", async () => {
+    await collection({ name: "Blog", handle: "blog", routing: "blog/:year/:month/:handle" });
+    await entry("blog", { handle: "hello", title: "Hello", published_at: "2024-03-31T23:30:00Z" });
+    expect(await shown("/blog/2024/03/hello")).toBe("Hello at /blog/2024/03/hello");
+    expect(await shown("/blog/hello")).toBe(404);
+    expect(await shown("/blog/2024/04/hello")).toBe(404);
+    const moved = await client.put("/collections/blog/entries/hello", {
+      published_at: "2025-01-02T00:00:00Z",
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.content_path).toBe("/blog/2025/01/hello");
+    expect(await shown("/blog/2025/01/hello")).toBe("Hello at /blog/2025/01/hello");
+    expect(await shown("/blog/2024/03/hello")).toBe(404);
+  });
+
+  it("serves :<field> routing under the parent's handle, and follows the parent when it is renamed", async () => {
+    await collection({ name: "Books", handle: "books", routing: "books/:handle" });
+    await collection({
+      name: "Chapters",
+      handle: "chapters",
+      routing: "books/:book/:handle",
+      blueprint: { fields: [{ handle: "book", type: "entity", options: { collection: "books" } }] },
+    });
+    await entry("books", { handle: "guide", title: "Guide" });
+    await entry("chapters", { handle: "intro", title: "Intro", book: "guide" });
+    expect(await shown("/books/guide")).toBe("Guide at /books/guide");
+    expect(await shown("/books/guide/intro")).toBe("Intro at /books/guide/intro");
+    expect(await shown("/books/intro")).toBe(404);
+    const renamed = await client.put("/collections/books/entries/guide", { handle: "manual" });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(await shown("/books/manual/intro")).toBe("Intro at /books/manual/intro");
+    expect(await shown("/books/guide/intro")).toBe(404);
+  });
+
+  it("serves an entry at its routing_override set over GraphQL, the old path a 404, until it is cleared", async () => {
+    const pages = await client.get("/collections/pages");
+    expect(pages.status, pages.text).toBe(200);
+    const moving = await entry("pages", { handle: "moving", title: "Moving" });
+    expect(await shown("/moving")).toBe("Moving at /moving");
+    const override = (routing_override: string | null) =>
+      graphql(
+        `mutation ($account: ID!, $collection: ID!, $id: ID!, $input: EntryRoutingInput!) {
+          entryRoutingUpdate(account_id: $account, collection_id: $collection, id: $id, input: $input) { content_path }
+        }`,
+        {
+          account: account.account_id,
+          collection: pages.body.id,
+          id: moving.id,
+          input: { routing_override },
+        },
+      );
+    const set = await override("landing/spring");
+    expect(set.body.errors, set.text).toBeUndefined();
+    expect(set.body.data.entryRoutingUpdate.content_path).toBe("/landing/spring");
+    expect(await shown("/landing/spring")).toBe("Moving at /landing/spring");
+    expect(await shown("/moving")).toBe(404);
+    const cleared = await override(null);
+    expect(cleared.body.errors, cleared.text).toBeUndefined();
+    expect(await shown("/moving")).toBe("Moving at /moving");
+    expect(await shown("/landing/spring")).toBe(404);
+  });
+});
