@@ -1,6 +1,7 @@
 // Navigations as typed trees for frontend apps: items nest in `children` (always a list), siblings by
-// priority then creation; a linked item's `url` is its entry's current content_path. All items of the
-// navigations asked for are read in one query and their linked entries in one more.
+// priority then creation; a linked item's `url` is its entry's current content_path (null, with no
+// `entry`, while that entry is unpublished or deleted). All items of the navigations asked for are read in
+// one query and their linked entries in one more.
 import type { AccountScope } from "../access.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
@@ -39,7 +40,8 @@ NodeRef.implement({
     title: t.exposeString("title"),
     url: t.exposeString("url", {
       nullable: true,
-      description: "The link; for linked items, the entry's path.",
+      description:
+        "The link; for linked items, the entry's path (null while the entry is unpublished or deleted).",
     }),
     priority: t.exposeInt("priority"),
     entry: t.field({ type: LinkedEntryRef, nullable: true, resolve: (node) => node.entry }),
