@@ -31,8 +31,7 @@
       const body = await response.json().catch(() => ({}));
       if (response.ok) {
         const redirect = form.querySelector('input[name="redirect_url"]')?.value;
-        if (redirect && redirect.startsWith("/") && !redirect.startsWith("//"))
-          return window.location.assign(redirect);
+        if (redirect?.startsWith("/") && !redirect.startsWith("//")) return window.location.assign(redirect);
         form.reset();
         message(form, body.message || "Thank you!", false);
       } else {
