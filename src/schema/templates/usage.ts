@@ -23,11 +23,15 @@ export async function renameTemplateReferences(
 }
 
 export async function templateInUse(tx: Tx, scope: AccountScope, handle: string): Promise<boolean> {
-  const [collections, entries] = await Promise.all([
-    tx.collection.count({
+  const [collection, entry] = await Promise.all([
+    tx.collection.findFirst({
       where: { ...scope, OR: collectionColumns.map((column) => ({ [column]: handle })) },
+      select: { id: true },
     }),
-    tx.entry.count({ where: { ...scope, OR: entryColumns.map((column) => ({ [column]: handle })) } }),
+    tx.entry.findFirst({
+      where: { ...scope, OR: entryColumns.map((column) => ({ [column]: handle })) },
+      select: { id: true },
+    }),
   ]);
-  return collections + entries > 0;
+  return collection !== null || entry !== null;
 }
