@@ -70,4 +70,10 @@ describe("filling a plan", () => {
     const placeholder = JSON.parse(shape?.key ?? "{}").query.arguments.where.data.equals as string;
     expect(fill({ args: ["category", JSON.stringify(placeholder)] }, ["category", "news"])).toBeNull();
   });
+
+  it("refuses a plan where a placeholder became an object key", () => {
+    const shape = parameterize(read({ handle: "x" }));
+    const placeholder = JSON.parse(shape?.key ?? "{}").query.arguments.where.handle as string;
+    expect(fill({ columns: { [placeholder]: 1 }, args: [placeholder] }, ["x"])).toBeNull();
+  });
 });

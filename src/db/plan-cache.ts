@@ -44,7 +44,7 @@ interface Shape {
 }
 
 /** Shapes by their placeholder request; null marks a shape that must always be compiled anew. */
-const shapes = new Map<string, Shape | null>();
+type Shapes = Map<string, Shape | null>;
 export const planCacheStats = { hits: 0, misses: 0, uncached: 0 };
 
 /** The request with its `where` strings replaced by numbered placeholders, and those strings. */
@@ -107,6 +107,8 @@ function collect(node: unknown, state: { embedded: boolean }): Slots | number | 
     });
   } else {
     for (const key in node) {
+      // A placeholder the compiler made a key of would not be put back: such a shape is not cached.
+      if (key.includes(marker) || key.includes(escapedMarker)) state.embedded = true;
       const found = collect((node as Record<string, unknown>)[key], state);
       if (found !== null) here.set(key, found);
     }
@@ -141,7 +143,16 @@ function deepFreeze<T>(node: T): T {
   return node;
 }
 
+/** One cache per compiler (each provider's runtime), so a plan never serves the other database. */
 function cached(compile: Compile): Compile {
+  const shapes: Shapes = new Map();
+  const remember = (key: string, shape: Shape | null) => {
+    if (shapes.size >= MAX_SHAPES) {
+      const oldest = shapes.keys().next().value;
+      if (oldest !== undefined) shapes.delete(oldest);
+    }
+    shapes.set(key, shape);
+  };
   return function compileCached(this: unknown, request: string): Plan {
     const shape = parameterize(request);
     if (!shape) return compile.call(this, request);
@@ -175,14 +186,6 @@ function cached(compile: Compile): Compile {
     remember(shape.key, { plan: deepFreeze(plan), slots });
     return fillSlots(plan, slots, shape.values);
   };
-}
-
-function remember(key: string, shape: Shape | null): void {
-  if (shapes.size >= MAX_SHAPES) {
-    const oldest = shapes.keys().next().value;
-    if (oldest !== undefined) shapes.delete(oldest);
-  }
-  shapes.set(key, shape);
 }
 
 /** Installs the cache on both providers' compilers, once. */
