@@ -6,35 +6,22 @@ import type { Config } from "./config.ts";
 import { type Database, ping } from "./db/client.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
-import { createRateLimiter, type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
+import { type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
 import { clientIp, rateLimitKey } from "./rate-limit/request.ts";
 import { createSiteHandler } from "./render/index.ts";
-import { log } from "./request-log.ts";
 import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
 import type { ContextDeps } from "./schema/context.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
 import type { Storage } from "./storage/local.ts";
 
-type AppConfig = Pick<
-  Config,
-  | "jsonBodyLimit"
-  | "uploadLimit"
-  | "rateLimitPerMinute"
-  | "redisUrl"
-  | "redisPrefix"
-  | "requestTimeoutMs"
-  | "trustProxy"
->;
+type AppConfig = Pick<Config, "jsonBodyLimit" | "uploadLimit" | "requestTimeoutMs" | "trustProxy">;
 
 export function createApp(
   database: Database,
   storage: Storage,
   config: AppConfig,
-  limiter: RateLimiter = createRateLimiter(
-    { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
-    log,
-  ),
+  limiter: RateLimiter,
   outbox: Outbox = noOutbox,
 ) {
   const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit, outbox };
