@@ -4,7 +4,7 @@ import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { limitPlugins } from "./graphql-limits.ts";
-import { readText } from "./rest/body.ts";
+import { readLimitedText } from "./http/limited-body.ts";
 import { ApiError, toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
 
@@ -61,7 +61,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     if (request.method !== "POST") return yoga.fetch(request, { cms: ctx });
     let body: string;
     try {
-      body = await readText(request, bodyLimit);
+      body = await readLimitedText(request, bodyLimit);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return Response.json(

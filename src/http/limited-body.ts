@@ -1,6 +1,36 @@
 // Reading a request body as a stream within a byte limit, shared by the REST upload and the site's form
-// posts (both feed a multipart parser): the chunks are counted as they pass, and a body cut short is
-// still drained so the client is not left blocked.
+// posts (both feed a multipart parser) and the JSON bodies of REST and GraphQL: the chunks are counted as
+// they pass, and a body cut short is still drained so the client is not left blocked.
+import { ApiError } from "../schema/errors.ts";
+
+/** How much of an oversized JSON body is read and dropped before the connection is cut instead. */
+const DISCARD_FACTOR = 4;
+
+/** The documented 413 of a JSON body past its limit. */
+export function bodyTooLarge(limit: number): ApiError {
+  return new ApiError(413, "Request body too large", [
+    { path: "body", message: `must be at most ${Math.floor(limit / 1024 / 1024)} MB` },
+  ]);
+}
+
+/** The body as text, refused with `bodyTooLarge` (and drained) once it passes `limit` bytes, declared or sent. */
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) {
+    if (request.body) void discardRest(request.body.getReader(), DISCARD_FACTOR * limit);
+    throw bodyTooLarge(limit);
+  }
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of limitedChunks(
+    request.body,
+    limit,
+    () => bodyTooLarge(limit),
+    DISCARD_FACTOR * limit,
+  )) {
+    chunks.push(chunk);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
 
 /**
  * The body's chunks, counted: past `max` bytes it stops with `tooLarge()`. Stopped early (too large, or

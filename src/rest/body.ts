@@ -1,14 +1,11 @@
 // Reading a JSON request body within the size limit (decisions.md: 2 MB; 413 past it, 400 when it is
 // not JSON, not an object or nested too deep, 422 on a string that is no Unicode text).
-import { discardRest } from "../http/limited-body.ts";
+import { readLimitedText } from "../http/limited-body.ts";
 import { ApiError } from "../schema/errors.ts";
 import { MAX_JSON_DEPTH } from "../schema/json-depth.ts";
 
-/** How much of an oversized body is read and dropped before the connection is cut instead. */
-const DISCARD_FACTOR = 4;
-
 export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
-  const text = await readText(request, limit);
+  const text = await readLimitedText(request, limit);
   if (text.trim() === "") return {};
   let body: unknown;
   try {
@@ -54,34 +51,4 @@ function shapeProblem(body: object): ApiError | undefined {
 
 function surrogateError(path: string): ApiError {
   return ApiError.invalid(path || "body", "must be Unicode text: no unpaired surrogates (\\ud800-\\udfff)");
-}
-
-/** The body as text, refused with a 413 (and drained) once it passes `limit` bytes. */
-export async function readText(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > limit) {
-    if (request.body) void discardRest(request.body.getReader(), DISCARD_FACTOR * limit);
-    throw tooLarge(limit);
-  }
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      void discardRest(reader, DISCARD_FACTOR * limit);
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
-}
-
-function tooLarge(limit: number): ApiError {
-  return new ApiError(413, "Request body too large", [
-    { path: "body", message: `must be at most ${Math.floor(limit / 1024 / 1024)} MB` },
-  ]);
 }
