@@ -3,7 +3,7 @@
 import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
-import { backoff, MAX_ATTEMPTS } from "../entries/update.ts";
+import { compareAndSet } from "../compare-and-set.ts";
 import { ApiError } from "../errors.ts";
 import { handleFromTitle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
@@ -54,7 +54,7 @@ builder.mutationField("blueprintUpdate", (t) =>
       const { title, handle, fields } = args.input;
       // Fields are merged into the stored ones: compare-and-set on `updatedAt` (each write moves it
       // strictly forward), retried on the fresh row, so concurrent PUTs never drop each other's fields.
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      return compareAndSet("blueprint", async () => {
         const stored = await findBlueprint(ctx, scope, args.id);
         const owner = await ctx.db.global.findFirst({
           where: { ...scope, blueprintId: stored.id },
@@ -81,10 +81,9 @@ builder.mutationField("blueprintUpdate", (t) =>
         } catch (error) {
           throw isUniqueViolation(error) ? handleTaken() : error;
         }
-        if (count > 0) return ctx.db.blueprint.findUniqueOrThrow({ ...query, where: { id: stored.id } });
-        await backoff(attempt);
-      }
-      throw new ApiError(409, "The blueprint is being changed by other requests; try again");
+        if (count === 0) return undefined;
+        return ctx.db.blueprint.findUniqueOrThrow({ ...query, where: { id: stored.id } });
+      });
     },
   }),
 );

@@ -5,6 +5,7 @@ import { accountArg, idArg } from "../args.ts";
 import { readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
 import { type CollectionRow, findCollection } from "../collections/find.ts";
+import { compareAndSet } from "../compare-and-set.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
@@ -15,12 +16,6 @@ import { prepareEntry } from "./prepare.ts";
 import { storedEntrySelect, updateEntry } from "./save.ts";
 import { EntryRef } from "./type.ts";
 
-export const MAX_ATTEMPTS = 50;
-
-/** Losers of a compare-and-set race wait a little, at random, so that they stop colliding. */
-export const backoff = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 + attempt * 2, 25)));
-
 /** Applies `input` to the entry `where` names; retries when a concurrent writer got there first. */
 export async function applyEntryUpdate(
   ctx: Context,
@@ -29,7 +24,7 @@ export async function applyEntryUpdate(
   where: { id: string } | { handle: string },
   input: EntryUpdate,
 ): Promise<string> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return compareAndSet("entry", async () => {
     const stored = await ctx.db.entry.findFirst({
       where: { ...scope, collectionId: collection.id, ...where },
       select: storedEntrySelect,
@@ -38,15 +33,13 @@ export async function applyEntryUpdate(
     const blueprint = { id: stored.blueprintId, fields: readFields(stored.blueprint.fields) };
     const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
     try {
-      if (await updateEntry(ctx, scope, collection, stored, input, prepared)) return stored.id;
+      return (await updateEntry(ctx, scope, collection, stored, input, prepared)) ? stored.id : undefined;
     } catch (error) {
       if (isUniqueViolation(error))
         throw ApiError.invalid("handle", "is already used by another entry of this collection");
       throw error;
     }
-    await backoff(attempt);
-  }
-  throw new ApiError(409, "The entry is being changed by other requests; try again");
+  });
 }
 
 builder.mutationField("entryUpdate", (t) =>

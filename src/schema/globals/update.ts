@@ -5,7 +5,7 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { type FieldInput, mergeFields, readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
-import { backoff, MAX_ATTEMPTS } from "../entries/update.ts";
+import { compareAndSet } from "../compare-and-set.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
@@ -28,7 +28,7 @@ builder.mutationField("globalUpdate", (t) =>
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const { name, handle, fields, values } = args.input;
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      return compareAndSet("global", async () => {
         const stored = await ctx.db.global.findFirst({
           where: { ...scope, ...idOrHandle(args.id, prefixes.global) },
           select: {
@@ -72,13 +72,12 @@ builder.mutationField("globalUpdate", (t) =>
             }
             return true;
           });
-          if (written) return ctx.db.global.findUniqueOrThrow({ ...query, where: { id: stored.id } });
+          if (!written) return undefined;
         } catch (error) {
           throw isUniqueViolation(error) ? globalHandleTaken() : error;
         }
-        await backoff(attempt);
-      }
-      throw new ApiError(409, "The global is being changed by other requests; try again");
+        return ctx.db.global.findUniqueOrThrow({ ...query, where: { id: stored.id } });
+      });
     },
   }),
 );
