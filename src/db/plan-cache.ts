@@ -45,7 +45,6 @@ interface Shape {
 
 /** Shapes by their placeholder request; null marks a shape that must always be compiled anew. */
 type Shapes = Map<string, Shape | null>;
-export const planCacheStats = { hits: 0, misses: 0, uncached: 0 };
 
 /** The request with its `where` strings replaced by numbered placeholders, and those strings. */
 export function parameterize(request: string): { key: string; values: string[] } | null {
@@ -158,17 +157,14 @@ function cached(compile: Compile): Compile {
     if (!shape) return compile.call(this, request);
     const known = shapes.get(shape.key);
     if (known === null) {
-      planCacheStats.uncached++;
       return compile.call(this, request);
     }
     if (known) {
-      planCacheStats.hits++;
       // Most recently used last: the oldest shapes are the first to go.
       shapes.delete(shape.key);
       shapes.set(shape.key, known);
       return fillSlots(known.plan, known.slots, shape.values);
     }
-    planCacheStats.misses++;
     let plan: Plan;
     try {
       plan = compile.call(this, shape.key);

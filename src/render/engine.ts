@@ -10,8 +10,7 @@ import { ParsedTemplateCache, templateHandle } from "./template-cache.ts";
 
 export const RENDER_LIMIT_MS = 2_000;
 
-/** Shared with the performance work (issue #7): its stats show how often a parse is reused. */
-export const parsedTemplates = new ParsedTemplateCache();
+const parsedTemplates = new ParsedTemplateCache();
 
 const exists = (file: string) => renderScope().templates.has(templateHandle(file));
 const read = (file: string) => {

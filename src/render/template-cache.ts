@@ -8,19 +8,10 @@ import { currentScope, templateHash } from "./render-scope.ts";
 
 type Parsed = Template[] | Promise<Template[]>;
 
-export interface TemplateCacheStats {
-  entries: number;
-  sourceChars: number;
-  hits: number;
-  misses: number;
-}
-
 /** liquidjs's `cache` option (its LiquidCache interface). */
 export class ParsedTemplateCache {
   private readonly entries = new Map<string, { parsed: Parsed; size: number }>();
   private sourceChars = 0;
-  private hits = 0;
-  private misses = 0;
 
   constructor(
     private readonly maxEntries = 2_000,
@@ -30,11 +21,7 @@ export class ParsedTemplateCache {
   read(key: string): Parsed | undefined {
     const versioned = versionedKey(key);
     const entry = versioned && this.entries.get(versioned.key);
-    if (!versioned || !entry) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
+    if (!versioned || !entry) return undefined;
     // Most recently used last: Map keeps insertion order.
     this.entries.delete(versioned.key);
     this.entries.set(versioned.key, entry);
@@ -58,13 +45,9 @@ export class ParsedTemplateCache {
     if (versioned) this.delete(versioned.key);
   }
 
-  stats(): TemplateCacheStats {
-    return {
-      entries: this.entries.size,
-      sourceChars: this.sourceChars,
-      hits: this.hits,
-      misses: this.misses,
-    };
+  /** How many parses are kept and how much source they stand for. */
+  stats(): { entries: number; sourceChars: number } {
+    return { entries: this.entries.size, sourceChars: this.sourceChars };
   }
 
   clear(): void {
