@@ -4,6 +4,7 @@
 // and asset paths are percent-encoded, so neither can break out of the markup.
 import type { Liquid } from "liquidjs";
 import { escapeHtml } from "./html.ts";
+import { defaultPagination } from "./paginate-tag.ts";
 
 type Attributes = [name: string, value: unknown][];
 
@@ -160,4 +161,5 @@ export function registerCmsFilters(engine: Liquid): void {
   engine.registerFilter("script_tag", scriptTag);
   engine.registerFilter("stylesheet_tag", stylesheetTag);
   engine.registerFilter("video_player", videoPlayer);
+  engine.registerFilter("default_pagination", defaultPagination);
 }

@@ -1,9 +1,9 @@
 // The CMS's own tags in templates: `cms_scripts` outputs the CMS stylesheet and script, `form_for` a CMS
 // form (form-for.ts), `query` a page of a collection's entries (query-tag.ts) and `paginate` Shopify's
-// pagination (paginate-tag.ts, with its `default_pagination` filter).
+// pagination (paginate-tag.ts; its `default_pagination` filter is registered with the others).
 import { type Liquid, Tag } from "liquidjs";
 import { FormFor } from "./form-for.ts";
-import { defaultPagination, PaginateTag } from "./paginate-tag.ts";
+import { PaginateTag } from "./paginate-tag.ts";
 import { QueryTag } from "./query-tag.ts";
 
 export const CMS_ASSETS =
@@ -13,7 +13,6 @@ export function registerCmsTags(engine: Liquid): void {
   engine.registerTag("form_for", FormFor);
   engine.registerTag("query", QueryTag);
   engine.registerTag("paginate", PaginateTag);
-  engine.registerFilter("default_pagination", defaultPagination);
   engine.registerTag(
     "cms_scripts",
     class extends Tag {
