@@ -13,7 +13,7 @@ import { log, withRequestLog } from "./request-log.ts";
 import { createLocalStorage } from "./storage/local.ts";
 
 const config = loadConfig();
-const database = await openDatabase(config);
+const database = await openDatabase(config, { keepStatistics: true });
 const applied = await migrate(database);
 if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
 

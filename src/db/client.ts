@@ -18,7 +18,14 @@ export interface Database {
   provider: DbProvider;
 }
 
-export async function openDatabase(config: Pick<Config, "dataDir" | "databaseUrl">): Promise<Database> {
+/**
+ * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
+ * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
+ */
+export async function openDatabase(
+  config: Pick<Config, "dataDir" | "databaseUrl">,
+  { keepStatistics = false } = {},
+): Promise<Database> {
   installPlanCache();
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
@@ -33,7 +40,7 @@ export async function openDatabase(config: Pick<Config, "dataDir" | "databaseUrl
   mkdirSync(join(file, ".."), { recursive: true });
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
   return {
-    db: guardText(new PrismaClient({ adapter: counting(serializedSqlite(file)) })),
+    db: guardText(new PrismaClient({ adapter: counting(serializedSqlite(file, { keepStatistics })) })),
     provider: "sqlite",
   };
 }

@@ -9,7 +9,7 @@ type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Adapter = Awaited<ReturnType<Factory["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
 
-export function serializedSqlite(file: string): Factory {
+export function serializedSqlite(file: string, options: { keepStatistics: boolean }): Factory {
   prepareFile(file);
   const factory = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });
   const connect = factory.connect.bind(factory);
@@ -17,7 +17,7 @@ export function serializedSqlite(file: string): Factory {
     const adapter = await connect();
     reuseStatements((adapter as unknown as { client: Database.Database }).client);
     const serialized = serialize(adapter);
-    keepStatistics(serialized);
+    if (options.keepStatistics) keepStatistics(serialized);
     return serialized;
   };
   return factory;
