@@ -43,7 +43,8 @@ function siteOrder(orderable: string): SortKey[] {
   return [key("position", "asc"), tiebreak];
 }
 
-function key(name: string, direction: SortDirection): SortKey {
+/** The sort key of a system field by its API name (`position`, `published_at`, …). */
+export function key(name: string, direction: SortDirection): SortKey {
   return { name, field: systemFields[name] as SystemField, direction };
 }
 

@@ -3,6 +3,8 @@
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import { readFields } from "../blueprints/fields.ts";
+import type { SortDirection } from "../content/inputs.ts";
+import { key, orderBy, sortKeys } from "../content/order.ts";
 import type { Context } from "../context.ts";
 import { expandValues } from "../entries/expand.ts";
 import { visible } from "./scope.ts";
@@ -80,21 +82,12 @@ export async function entryPageAt(
   };
 }
 
-/**
- * published_at as a sort key. Entries without one come last in either direction: SQLite puts NULLs
- * first ascending and PostgreSQL last, so the order is stated rather than left to the database.
- */
-export function publishedAtOrder(direction: Prisma.SortOrder): Prisma.EntryOrderByWithRelationInput {
-  return { publishedAt: { sort: direction, nulls: "last" } };
+/** Site order (content-api.md): position ascending, then the collection's `orderable` tiebreak, then ID. */
+export function siteOrder(orderable: string): Prisma.EntryOrderByWithRelationInput[] {
+  return orderBy(sortKeys(null, orderable));
 }
 
-/** Site order (content-api.md): position ascending, then the collection's `orderable` tiebreak. */
-export function siteOrder(orderable: string): Prisma.EntryOrderByWithRelationInput[] {
-  const tiebreak: Prisma.EntryOrderByWithRelationInput =
-    orderable === "ascending"
-      ? publishedAtOrder("asc")
-      : orderable === "descending"
-        ? publishedAtOrder("desc")
-        : { createdAt: "desc" };
-  return [{ position: "asc" }, tiebreak, { id: "asc" }];
+/** published_at as a sort key: entries without one come last in either direction, on both databases. */
+export function publishedAtOrder(direction: SortDirection): Prisma.EntryOrderByWithRelationInput[] {
+  return orderBy([key("published_at", direction)]);
 }

@@ -3,8 +3,9 @@
 // a page. Without order_by (or with one it does not know) the list is in site order.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
+import { key, orderBy } from "../content/order.ts";
 import type { Context } from "../context.ts";
-import { type EntryDrop, entryDrop, publishedAtOrder, siteEntrySelect, siteOrder } from "./entries.ts";
+import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
 import { type Pagination, paginationOf, queryPageUrl } from "./pagination.ts";
 import { visible } from "./scope.ts";
 
@@ -27,21 +28,14 @@ export interface EntryList {
   pagination: Pagination;
 }
 
-const orderColumns = {
-  position: "position",
-  title: "title",
-  handle: "handle",
-  published_at: "publishedAt",
-  created_at: "createdAt",
-  updated_at: "updatedAt",
-} as const;
+/** The system fields a template may order by. */
+const orderNames = new Set(["position", "title", "handle", "published_at", "created_at", "updated_at"]);
 
 function orderOf(args: EntryListArgs, orderable: string): Prisma.EntryOrderByWithRelationInput[] {
-  const column = orderColumns[(args.order_by ?? "") as keyof typeof orderColumns];
-  if (!column) return siteOrder(orderable);
+  const name = args.order_by ?? "";
+  if (!orderNames.has(name)) return siteOrder(orderable);
   const direction = String(args.order_dir ?? "").toLowerCase() === "desc" ? "desc" : "asc";
-  const first = column === "publishedAt" ? publishedAtOrder(direction) : { [column]: direction };
-  return [first, { id: direction }];
+  return orderBy([key(name, direction), key("id", direction)]);
 }
 
 /** Bounds a template's per_page: 1 to 100, the default when absent or not a number. */

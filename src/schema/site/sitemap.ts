@@ -55,7 +55,7 @@ export async function feedAt(ctx: Context, scope: AccountScope, path: string): P
   if (!collection) return null;
   const entries = await ctx.db.entry.findMany({
     where: { ...scope, ...visible, collectionId: collection.id },
-    orderBy: [publishedAtOrder("desc"), { createdAt: "desc" }],
+    orderBy: [...publishedAtOrder("desc"), { createdAt: "desc" }],
     take: collection.feedLimit,
     select: { id: true, title: true, contentPath: true, publishedAt: true, createdAt: true },
   });
