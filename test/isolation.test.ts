@@ -54,6 +54,15 @@ function expectNoLeak(answer: string, sent: string, label: string): void {
   expect(leaked(answer, sent), `${label} leaked A's data: ${answer.slice(0, 500)}`).toEqual([]);
 }
 
+/**
+ * `answer` without what B's own probes wrote into B's records naming A's handle as plain text: an entity
+ * field's `options.collection` (blueprint options are free-form). Concurrent probes decide which body
+ * lands last, so a later read of B's own blueprints may show it: B's data, not a leak.
+ */
+function withoutOwnEchoes(answer: string): string {
+  return answer.replaceAll(`"collection":"${dataA.handles.collection}"`, "");
+}
+
 // ---------------------------------------------------------------------------------------------------
 // REST
 
@@ -379,7 +388,7 @@ describe("REST", () => {
       if (dataA.markers.some((marker) => path.includes(encodeURIComponent(marker)))) {
         expect(response.status, `${label(call)}: ${response.text}`).toBeGreaterThanOrEqual(400);
       }
-      expectNoLeak(response.text, sentText(call), label(call));
+      expectNoLeak(withoutOwnEchoes(response.text), sentText(call), label(call));
     });
   });
 
@@ -681,7 +690,7 @@ describe("GraphQL", () => {
       const text = `${call.field.name} ${JSON.stringify(call.variables)}: ${response.text}`;
       expect(response.status, text).toBeLessThan(500);
       if (namesARecord(call)) expect(response.body?.data?.[call.field.name] ?? null, text).toBeNull();
-      expectNoLeak(response.text, JSON.stringify(call.variables), text);
+      expectNoLeak(withoutOwnEchoes(response.text), JSON.stringify(call.variables), text);
     });
   });
 });
