@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { fastEntryReads } from "./entry-reads.ts";
+import { type Generation, lateGeneration, postgresGeneration } from "./generation.ts";
 import { installPlanCache } from "./plan-cache.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
@@ -16,6 +17,8 @@ export type DbProvider = "sqlite" | "postgresql";
 export interface Database {
   db: Db;
   provider: DbProvider;
+  /** Changes whenever committed data may have changed, here or in another process (generation.ts). */
+  generation: Generation;
 }
 
 /**
@@ -27,22 +30,29 @@ export async function openDatabase(
   { keepStatistics = false } = {},
 ): Promise<Database> {
   installPlanCache();
+  const { generation, connected } = lateGeneration();
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),
       import("../generated/postgresql/client.ts"),
     ]);
-    const adapter = counting(new PrismaPg({ connectionString: config.databaseUrl, max: 10 }));
+    const factory = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    const connect = factory.connect.bind(factory);
+    factory.connect = async () => {
+      const adapter = await connect();
+      connected(postgresGeneration(adapter));
+      return adapter;
+    };
+    const adapter = counting(factory);
+    const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
     // The two generated clients differ only in provider-specific options we do not use.
-    return { db: guardText(new PrismaClient({ adapter }) as unknown as Db), provider: "postgresql" };
+    return { db, provider: "postgresql", generation };
   }
   const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
   mkdirSync(join(file, ".."), { recursive: true });
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
-  return {
-    db: guardText(new PrismaClient({ adapter: counting(serializedSqlite(file, { keepStatistics })) })),
-    provider: "sqlite",
-  };
+  const adapter = counting(serializedSqlite(file, { keepStatistics, connected }));
+  return { db: guardText(new PrismaClient({ adapter }), generation), provider: "sqlite", generation };
 }
 
 /** CMS_COUNT_QUERIES=1: count each request's SQL statements (query-count.ts). */
@@ -50,7 +60,7 @@ function counting<Factory extends { connect(): Promise<unknown> }>(factory: Fact
   return queryCountingEnabled() ? countingAdapter(factory) : factory;
 }
 
-function guardText(client: Db): Db {
+function guardText(client: Db, generation: Generation): Db {
   const guarded = client.$extends({
     query: {
       $allOperations({ args, query }) {
@@ -60,7 +70,7 @@ function guardText(client: Db): Db {
       },
     },
   });
-  return fastEntryReads(guarded as unknown as Db);
+  return fastEntryReads(guarded as unknown as Db, generation);
 }
 
 /** Readiness: the database answers a trivial query. */

@@ -1,64 +1,37 @@
 // Two read paths that would otherwise grow with the size of a collection:
 //
 // - Counts. A list page reports its total; counting 100,000 entries reads 100,000 index entries on
-//   every request. Entry counts are remembered per query for a moment (COUNT_TTL_MS) and forgotten as
-//   soon as this process writes anything or a transaction of it ends (commit or rollback), so a client
-//   sees its own writes at once; while a transaction is open nothing is remembered or served (a count
-//   read meanwhile may miss what it is about to commit). Another process's writes (a second server on
-//   the same PostgreSQL) show within COUNT_TTL_MS.
+//   every request. Entry counts are remembered per query for as long as the data generation
+//   (generation.ts) stays the same: any commit, by this process or another, ends them. While a
+//   transaction of this process is open nothing is remembered or served (a count read inside it sees
+//   rows it may still roll back).
 // - Deep pages. OFFSET n reads n rows before the page; with every column selected that means n table
 //   rows. Past DEEP_OFFSET, the page's IDs are read first (from the covering index of the sort, without
 //   touching the table), then only those rows.
 import type { Db } from "./client.ts";
+import type { Generation } from "./generation.ts";
 
-export const COUNT_TTL_MS = 2_000;
 const MAX_COUNTS = 1_000;
 export const DEEP_OFFSET = 200;
 
-const readOperations = new Set([
-  "findUnique",
-  "findUniqueOrThrow",
-  "findFirst",
-  "findFirstOrThrow",
-  "findMany",
-  "count",
-  "aggregate",
-  "groupBy",
-]);
-
-export function fastEntryReads(client: Db): Db {
-  /** Bumped before and after every write, so a count that overlapped one is not kept. */
-  let generation = 0;
+export function fastEntryReads(client: Db, generation: Generation): Db {
   let openTransactions = 0;
-  const counts = new Map<string, { total: number; at: number }>();
-  const forget = () => {
-    generation++;
-    counts.clear();
-  };
+  const counts = new Map<string, { total: number; generation: string }>();
 
   const extended = client.$extends({
     query: {
-      // Raw statements included: only the reads above and $queryRaw (the schema's raw reads) keep counts.
-      async $allOperations({ operation, args, query }) {
-        if (readOperations.has(operation) || operation === "$queryRaw") return query(args);
-        forget();
-        try {
-          return await query(args);
-        } finally {
-          forget();
-        }
-      },
       entry: {
         async count({ args, query }) {
           if (openTransactions > 0) return query(args);
           const key = JSON.stringify(args ?? {});
+          // Read before counting: the total kept is at least as new as the generation it is kept under.
+          const current = await generation();
           const known = counts.get(key);
-          if (known && Date.now() - known.at < COUNT_TTL_MS) return known.total;
-          const started = generation;
+          if (known?.generation === current) return known.total;
           const total = await query(args);
-          if (typeof total === "number" && generation === started && openTransactions === 0) {
+          if (typeof total === "number" && openTransactions === 0) {
             if (counts.size >= MAX_COUNTS) counts.clear();
-            counts.set(key, { total, at: Date.now() });
+            counts.set(key, { total, generation: current });
           }
           return total;
         },
@@ -80,8 +53,7 @@ export function fastEntryReads(client: Db): Db {
       },
     },
   });
-  // Interactive transactions: counts are neither served nor kept while one is open, and all are
-  // forgotten once it ends, whichever way.
+  // Interactive transactions: counts are neither served nor kept while one is open.
   const transaction = extended.$transaction.bind(extended) as (...args: unknown[]) => Promise<unknown>;
   return new Proxy(extended, {
     get(target, property) {
@@ -95,7 +67,6 @@ export function fastEntryReads(client: Db): Db {
           return await transaction(...args);
         } finally {
           openTransactions--;
-          forget();
         }
       };
     },

@@ -4,18 +4,24 @@
 // prepared statements: the adapter prepares every query anew, which SQLite parses and plans each time.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import { type Generation, sqliteGeneration } from "./generation.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Adapter = Awaited<ReturnType<Factory["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
 
-export function serializedSqlite(file: string, options: { keepStatistics: boolean }): Factory {
+export function serializedSqlite(
+  file: string,
+  options: { keepStatistics: boolean; connected(generation: Generation): void },
+): Factory {
   prepareFile(file);
   const factory = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    reuseStatements((adapter as unknown as { client: Database.Database }).client);
+    const client = (adapter as unknown as { client: Database.Database }).client;
+    options.connected(sqliteGeneration(adapter, client));
+    reuseStatements(client);
     const serialized = serialize(adapter);
     if (options.keepStatistics) keepStatistics(serialized);
     return serialized;
