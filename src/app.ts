@@ -4,6 +4,7 @@ import type { IncomingMessage } from "node:http";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { Config } from "./config.ts";
 import { type Database, ping } from "./db/client.ts";
+import { queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
 import { type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
@@ -13,9 +14,13 @@ import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
 import type { ContextDeps } from "./schema/context.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
+import { ReadCache } from "./schema/read-cache.ts";
 import type { Storage } from "./storage/local.ts";
 
-type AppConfig = Pick<Config, "jsonBodyLimit" | "uploadLimit" | "requestTimeoutMs" | "trustProxy">;
+type AppConfig = Pick<
+  Config,
+  "jsonBodyLimit" | "uploadLimit" | "requestTimeoutMs" | "trustProxy" | "readCacheBytes"
+>;
 
 export function createApp(
   database: Database,
@@ -24,7 +29,12 @@ export function createApp(
   limiter: RateLimiter,
   outbox: Outbox = noOutbox,
 ) {
-  const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit, outbox };
+  // Counting each operation's SQL statements (tests of batching) needs every operation to run.
+  const reads =
+    config.readCacheBytes > 0 && !queryCountingEnabled()
+      ? new ReadCache(database.generation, config.readCacheBytes)
+      : undefined;
+  const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit, outbox, reads };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);
   const site = createSiteHandler(schema);

@@ -22,6 +22,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** Take the client IP from the last X-Forwarded-For address (TRUST_PROXY=true, behind a reverse proxy). */
   trustProxy: boolean;
+  /** Memory for kept read results (READ_CACHE_MB, 0 = none): see src/schema/read-cache.ts. */
+  readCacheBytes: number;
 }
 
 export const DEFAULT_UPLOAD_LIMIT = 25 * 1024 * 1024;
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: whole(env.REQUEST_TIMEOUT_MS, "REQUEST_TIMEOUT_MS", 30_000, 1),
     headersTimeoutMs: whole(env.HEADERS_TIMEOUT_MS, "HEADERS_TIMEOUT_MS", 10_000, 1),
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+    readCacheBytes: whole(env.READ_CACHE_MB, "READ_CACHE_MB", 32, 0) * 1024 * 1024,
   };
 }
 

@@ -1,12 +1,18 @@
 // GraphQL at /graphql (GraphiQL for browsers). Every operation needs a token; the schema checks which
 // account it may see.
 import { GraphQLError, type GraphQLSchema } from "graphql";
-import { createYoga, maskError } from "graphql-yoga";
+import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { limitPlugins } from "./graphql-limits.ts";
 import { readLimitedText } from "./http/limited-body.ts";
+import { cachedExecute } from "./schema/cached-execute.ts";
 import { ApiError, toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
+
+/** Queries answer from the read cache when they can (src/schema/cached-execute.ts). */
+const cachedExecution: Plugin = {
+  onExecute: ({ executeFn, setExecuteFn }) => setExecuteFn((args) => cachedExecute(args, executeFn)),
+};
 
 /** `bodyLimit`: the largest POST body, in bytes (the REST JSON limit: 413 past it, as on /v1). */
 export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
@@ -16,7 +22,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     context: ({ cms }) => cms,
     graphiql: { title: "Content Management Service" },
     landingPage: false,
-    plugins: limitPlugins(),
+    plugins: [...limitPlugins(), cachedExecution],
     // Client errors raised below the schema (text the database cannot store) are shown; the rest masked.
     maskedErrors: {
       maskError(error, message, isDev) {

@@ -1,12 +1,13 @@
 // The per-request context shared by every transport: the database, the file storage of uploads, who is
 // calling (resolved lazily from the bearer token, once per request), and per-request loaders that batch
-// nested reads.
+// nested reads. With a read cache, the token's and the Host's lookups are kept like query results.
 import type { Db, DbProvider } from "../db/client.ts";
 import { noOutbox, type Outbox } from "../mail/outbox.ts";
 import type { Storage } from "../storage/local.ts";
 import { findViewer, type Viewer } from "./accounts/tokens.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
-import { findSite, type SiteAccount } from "./site/host.ts";
+import type { ReadCache } from "./read-cache.ts";
+import { findSite, hostName, type SiteAccount } from "./site/host.ts";
 
 export interface Context {
   db: Db;
@@ -24,6 +25,15 @@ export interface Context {
   stagedUploads: Set<string>;
   /** Where mail goes to be delivered later (form notifications); never blocks the request. */
   outbox: Outbox;
+  /** Kept results of reads (cached-execute.ts); none in the CLI and schema tests. */
+  reads: ReadCache | undefined;
+  /** Everything besides the data a query's answer depends on: the bearer token and the Host. */
+  caller: string;
+  /** The data generation, read once per request and afresh after a write (dataChanged). */
+  generation: () => Promise<string>;
+  dataChanged: () => void;
+  /** `ReadCache.keep` under this request's generation; without a read cache, `compute` every time. */
+  keep<T>(key: string, compute: () => Promise<T>, size?: (value: T) => number | undefined): Promise<T>;
 }
 
 export interface ContextDeps {
@@ -33,6 +43,7 @@ export interface ContextDeps {
   uploadLimit: number;
   /** Without one (tests of the schema, the CLI), nothing is sent. */
   outbox?: Outbox;
+  reads?: ReadCache;
 }
 
 export function createContext(
@@ -42,21 +53,39 @@ export function createContext(
 ): Context {
   let viewer: Promise<Viewer | null> | undefined;
   let site: Promise<SiteAccount | null> | undefined;
+  let generation: Promise<string> | undefined;
   const token = bearerToken(request.headers.get("authorization"));
+  const host = hostName(request.headers.get("host"));
+  const { reads } = deps;
   const context: Context = {
     ...deps,
     viewer: () => {
-      viewer ??= token ? findViewer(deps.db, token) : Promise.resolve(null);
+      viewer ??= token
+        ? context.keep(`viewer\u0000${token}`, () => findViewer(deps.db, token))
+        : Promise.resolve(null);
       return viewer;
     },
     site: () => {
-      site ??= findSite(deps.db, request.headers.get("host"));
+      site ??= host
+        ? context.keep(`site\u0000${host}`, () => findSite(deps.db, host))
+        : Promise.resolve(null);
       return site;
     },
     loaders: undefined as unknown as Loaders,
     clientIp,
     stagedUploads: new Set(),
     outbox: deps.outbox ?? noOutbox,
+    reads,
+    caller: `${token ?? ""}\u0000${host}`,
+    generation: () => {
+      generation ??= reads ? reads.generation() : Promise.resolve("");
+      return generation;
+    },
+    dataChanged: () => {
+      generation = undefined;
+    },
+    keep: async (key, compute, size) =>
+      reads ? reads.keep(key, await context.generation(), compute, size) : compute(),
   };
   context.loaders = createLoaders(context);
   return context;

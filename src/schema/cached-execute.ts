@@ -1,0 +1,56 @@
+// Every transport executes operations through this (REST via sofa, /graphql via yoga, the site renderer
+// in-process). A query's result is kept in the read cache under the data generation read before it
+// ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
+// depends on besides the data). Results with errors are not kept. Mutations run as they are, and the
+// request reads the generation afresh after one, so its later reads (a page rendered after a form
+// submission) see its own write. REST executes through sofa's own `execute`: its GET answers are kept
+// whole (src/rest/kept-answers.ts), and a REST write is the last thing its request does.
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  execute as executeOperation,
+  getOperationAST,
+} from "graphql";
+import type { Context } from "./context.ts";
+
+type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
+
+const documentIds = new WeakMap<DocumentNode, number>();
+let documents = 0;
+
+/** Parsed documents are reused (sofa's per route, yoga's parse cache, the renderer's constants). */
+function documentId(document: DocumentNode): number {
+  let id = documentIds.get(document);
+  if (id === undefined) {
+    id = ++documents;
+    documentIds.set(document, id);
+  }
+  return id;
+}
+
+export async function cachedExecute(
+  args: ExecutionArgs,
+  execute: Execute = executeOperation,
+): Promise<ExecutionResult> {
+  const ctx = args.contextValue as Context;
+  const operation = getOperationAST(args.document, args.operationName);
+  if (!ctx.reads || operation?.operation !== "query") {
+    try {
+      return await execute(args);
+    } finally {
+      ctx.dataChanged();
+    }
+  }
+  const key = [
+    documentId(args.document),
+    args.operationName ?? "",
+    ctx.caller,
+    JSON.stringify(args.variableValues ?? {}),
+  ].join("\u0000");
+  return ctx.keep(
+    key,
+    async () => execute(args),
+    (result) => (result.errors ? undefined : JSON.stringify(result).length * 2),
+  );
+}
