@@ -9,6 +9,7 @@ import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
 import { readJsonObject } from "./body.ts";
 import { docsPage } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
+import { keptAnswer } from "./kept-answers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { matchRoute, type Route } from "./routes.ts";
 import { createSofaHandler } from "./sofa.ts";
@@ -58,7 +59,8 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       } else if (request.method !== route.method) {
         forwarded = new Request(request.url, { method: route.method, headers: request.headers });
       }
-      return await answer(route, await sofa.fetch(forwarded, { cms: ctx }));
+      const answered = async () => answer(route, await sofa.fetch(forwarded, { cms: ctx }));
+      return await (route.method === "GET" ? keptAnswer(ctx, url, answered) : answered());
     } catch (error) {
       return errorResponse([error]);
     } finally {

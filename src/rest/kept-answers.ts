@@ -1,0 +1,30 @@
+// Answers to GET requests, kept in the read cache (src/schema/read-cache.ts) under the data generation:
+// a repeated read of unchanged data skips sofa's routing, the execution and the JSON round trip of the
+// answer mapping. The key is the path with its query and the caller (token): all a GET's answer depends
+// on besides the data. Who may call is still checked on every request, before this.
+import type { Context } from "../schema/index.ts";
+
+interface KeptAnswer {
+  body: string;
+  contentType: string;
+}
+
+export async function keptAnswer(ctx: Context, url: URL, answer: () => Promise<Response>): Promise<Response> {
+  const key = `rest\u0000${url.pathname}${url.search}\u0000${ctx.caller}`;
+  const kept = await ctx.keep(
+    key,
+    async (): Promise<KeptAnswer | Response> => {
+      const response = await answer();
+      if (response.status !== 200) return response;
+      const contentType = response.headers.get("content-type") ?? "application/json; charset=utf-8";
+      return { body: await response.text(), contentType };
+    },
+    // Only 200 answers are kept.
+    (value) => (value instanceof Response ? undefined : value.body.length * 2),
+  );
+  return kept instanceof Response ? kept : respond(kept);
+}
+
+function respond({ body, contentType }: KeptAnswer): Response {
+  return new Response(body, { status: 200, headers: { "content-type": contentType } });
+}
