@@ -1,6 +1,8 @@
 // What a site serves besides pages: /robots.txt pointing at /sitemap.xml, the sitemap, RSS 2.0 feeds,
 // and the CMS's own stylesheet and script.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { projectRoot } from "../project-root.ts";
 import type { Feed } from "./site-data.ts";
 
 const xmlEscape = (text: string) =>
@@ -42,14 +44,16 @@ export function rss(origin: string, feed: Feed): Response {
   return new Response(body, { headers: { "content-type": "application/rss+xml; charset=utf-8" } });
 }
 
+const staticDir = join(projectRoot, "src/render/static");
+
 const staticFiles: Record<string, { type: string; body: string }> = {
   "/cms/cms.css": {
     type: "text/css; charset=utf-8",
-    body: readFileSync(new URL("./static/cms.css", import.meta.url), "utf8"),
+    body: readFileSync(join(staticDir, "cms.css"), "utf8"),
   },
   "/cms/cms.js": {
     type: "text/javascript; charset=utf-8",
-    body: readFileSync(new URL("./static/cms.js", import.meta.url), "utf8"),
+    body: readFileSync(join(staticDir, "cms.js"), "utf8"),
   },
 };
 

@@ -5,6 +5,7 @@
 import type { Liquid } from "liquidjs";
 import { escapeHtml } from "./html.ts";
 import { defaultPagination } from "./paginate-tag.ts";
+import { currentScope } from "./render-scope.ts";
 
 type Attributes = [name: string, value: unknown][];
 
@@ -162,4 +163,27 @@ export function registerCmsFilters(engine: Liquid): void {
   engine.registerFilter("stylesheet_tag", stylesheetTag);
   engine.registerFilter("video_player", videoPlayer);
   engine.registerFilter("default_pagination", defaultPagination);
+  noteClockReads(engine);
+}
+
+/** Liquid's date filters read the clock for "now" and "today"; `sample` picks at random. Only they vary. */
+const dateFilters = ["date", "date_to_xmlschema", "date_to_rfc822", "date_to_string", "date_to_long_string"];
+const varies = (name: string, value: unknown) =>
+  name === "sample" || (dateFilters.includes(name) && (value === "now" || value === "today"));
+
+/**
+ * A page whose output changes from one render to the next is not kept (index.ts keeps rendered pages
+ * until the data changes): these filters mark the render when they read the clock or pick at random.
+ */
+function noteClockReads(engine: Liquid): void {
+  for (const name of [...dateFilters, "sample"]) {
+    const builtin = engine.filters[name];
+    const handler = typeof builtin === "function" ? builtin : builtin?.handler;
+    if (!handler) continue;
+    engine.registerFilter(name, function (this: unknown, value: unknown, ...args: unknown[]) {
+      const scope = currentScope();
+      if (scope && varies(name, value)) scope.varies = true;
+      return handler.call(this as never, value, ...args);
+    });
+  }
 }

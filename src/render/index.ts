@@ -30,52 +30,86 @@ export function createSiteHandler(schema: GraphQLSchema) {
 
     const requested = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
     const page = Number.isFinite(requested) && requested > 0 ? requested : 1;
-    const site = await loadSite(schema, ctx, decodePath(url.pathname), page);
-    if (!site) return html("Not found\n", 404);
-    if (url.pathname === "/robots.txt") return robots(url.origin);
-    if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
-    if (site.feed) return rss(url.origin, site.feed);
-    const lists = new Map<string, Promise<EntryList | null>>();
-    const scope: RenderScope = {
-      accountId: site.id,
-      templates: new Map(site.templates.map((template) => [template.handle, template.html])),
-      forms: site.forms,
-      page,
-      path: url.pathname,
-      // The same list asked for twice (a query in a loop, say) is read once per request.
-      entries: (args) => {
-        const key = JSON.stringify(args);
-        const list = lists.get(key) ?? loadEntryList(schema, ctx, args);
-        lists.set(key, list);
-        return list;
-      },
-      hashes: new Map(),
-    };
-    const has = (handle: string) => scope.templates.has(handle);
-    let body: string;
-    try {
-      const shown = site.page;
-      if (!shown)
-        return html(await withRenderScope(scope, () => renderNotFound(engine, site, url, has)), 404);
-      body = await withRenderScope(scope, () => renderPage(engine, site, shown, url, has));
-    } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: "warn",
-          msg: "page render failed",
-          host: site.domain,
-          path: url.pathname,
-          error: String(error),
-        }),
-      );
-      return html("This page could not be rendered.\n", 500);
-    }
-    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
-    const headers = { etag, "cache-control": "public, max-age=0, must-revalidate" };
-    if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag))
-      return new Response(null, { status: 304, headers });
-    return html(request.method === "HEAD" ? "" : body, 200, headers);
+    // All a page depends on besides the data; the Host as sent (the account is found by it), not as the
+    // URL parser rewrote it. Other query parameters change nothing, so they do not make new keys.
+    const key = ["page", url.protocol, request.headers.get("host"), url.pathname, page].join("\u0000");
+    const rendered = await ctx.keep(
+      key,
+      () => renderRequest(schema, ctx, url, page),
+      // Not-found pages are not kept: anyone can ask for endless made-up paths.
+      (shown) =>
+        shown instanceof Response || shown.status !== 200 || shown.varies ? undefined : shown.body.length * 2,
+    );
+    return rendered instanceof Response ? rendered : respond(rendered, request);
   };
+}
+
+/**
+ * A rendered page (or the site's 404 page); pages are kept in the read cache until the data changes,
+ * unless their output varies from one render to the next (the current time, a random sample).
+ */
+interface RenderedPage {
+  status: 200 | 404;
+  body: string;
+  etag: string;
+  varies: boolean;
+}
+
+function respond(page: RenderedPage, request: Request): Response {
+  if (page.status === 404) return html(page.body, 404);
+  const headers = { etag: page.etag, "cache-control": "public, max-age=0, must-revalidate" };
+  if (matchesIfNoneMatch(request.headers.get("if-none-match"), page.etag))
+    return new Response(null, { status: 304, headers });
+  return html(request.method === "HEAD" ? "" : page.body, 200, headers);
+}
+
+async function renderRequest(
+  schema: GraphQLSchema,
+  ctx: Context,
+  url: URL,
+  page: number,
+): Promise<RenderedPage | Response> {
+  const site = await loadSite(schema, ctx, decodePath(url.pathname), page);
+  if (!site) return html("Not found\n", 404);
+  if (url.pathname === "/robots.txt") return robots(url.origin);
+  if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
+  if (site.feed) return rss(url.origin, site.feed);
+  const lists = new Map<string, Promise<EntryList | null>>();
+  const scope: RenderScope = {
+    accountId: site.id,
+    templates: new Map(site.templates.map((template) => [template.handle, template.html])),
+    forms: site.forms,
+    page,
+    path: url.pathname,
+    // The same list asked for twice (a query in a loop, say) is read once per request.
+    entries: (args) => {
+      const key = JSON.stringify(args);
+      const list = lists.get(key) ?? loadEntryList(schema, ctx, args);
+      lists.set(key, list);
+      return list;
+    },
+    hashes: new Map(),
+  };
+  const has = (handle: string) => scope.templates.has(handle);
+  try {
+    const shown = site.page;
+    const body = await withRenderScope(scope, () =>
+      shown ? renderPage(engine, site, shown, url, has) : renderNotFound(engine, site, url, has),
+    );
+    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+    return { status: shown ? 200 : 404, body, etag, varies: scope.varies === true };
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "warn",
+        msg: "page render failed",
+        host: site.domain,
+        path: url.pathname,
+        error: String(error),
+      }),
+    );
+    return html("This page could not be rendered.\n", 500);
+  }
 }
 
 function decodePath(pathname: string): string {

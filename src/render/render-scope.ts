@@ -19,6 +19,8 @@ export interface RenderScope {
   entries(args: EntryListArgs): Promise<EntryList | null>;
   /** Content hash of a template, computed once per request. */
   hashes: Map<string, string>;
+  /** Set when the page's output may differ next time: it showed the current time or sampled at random. */
+  varies?: boolean;
 }
 
 const storage = new AsyncLocalStorage<RenderScope>();

@@ -1,5 +1,6 @@
 // The renderer's data comes from the schema: one in-process GraphQL execution of `site` per page.
-import { execute, type GraphQLSchema, parse } from "graphql";
+import { type GraphQLSchema, parse } from "graphql";
+import { cachedExecute } from "../schema/cached-execute.ts";
 import type { Context } from "../schema/index.ts";
 import type { EntryList, EntryListArgs } from "../schema/site/entry-list.ts";
 
@@ -75,7 +76,7 @@ export async function loadSite(
   path: string,
   page: number,
 ): Promise<SiteData | null> {
-  const result = await execute({
+  const result = await cachedExecute({
     schema,
     document: pageQuery,
     contextValue: ctx,
@@ -113,7 +114,7 @@ export async function loadEntryList(
   ctx: Context,
   args: EntryListArgs,
 ): Promise<EntryList | null> {
-  const result = await execute({
+  const result = await cachedExecute({
     schema,
     document: entriesQuery,
     contextValue: ctx,

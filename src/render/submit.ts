@@ -3,7 +3,8 @@
 // accepted), handed to the schema's siteFormSubmit. Success
 // is a 303 to the redirect it chose (else the Referer, else `/`); clients that accept JSON get
 // {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
-import { execute, type GraphQLSchema, parse } from "graphql";
+import { type GraphQLSchema, parse } from "graphql";
+import { cachedExecute } from "../schema/cached-execute.ts";
 import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { readFormBody } from "./form-body.ts";
@@ -62,7 +63,7 @@ export async function handleSubmit(
     else if (!control.has(key)) fields[key] ??= value;
   }
   const postedValue = (name: string) => posted.find(([key]) => key === name)?.[1] ?? null;
-  const result = await execute({
+  const result = await cachedExecute({
     schema,
     document: submitMutation,
     contextValue: ctx,

@@ -1,0 +1,184 @@
+// The read cache (src/schema/read-cache.ts) keeps answers until the data generation changes. These tests
+// read through one server process, write through another on the same database (SQLite file or
+// PostgreSQL database), and read again: a kept answer must never outlive a commit, whoever made it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, api, request } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteGet } from "./helpers/site.ts";
+
+let reader: TestServer;
+let writer: TestServer;
+let account: TestAccount;
+let viaReader: Api;
+let viaWriter: Api;
+
+beforeAll(async () => {
+  reader = await startServer();
+  writer = await reader.twin();
+  account = await createAccount(reader, "Kept");
+  viaReader = api(reader, account);
+  viaWriter = api(writer, account);
+  await expectCreated(
+    viaReader.post("/templates", { template: { handle: "note", html: "<p>{{ title }}</p>" } }),
+  );
+  await expectCreated(
+    viaReader.post("/templates", {
+      template: { handle: "clock", html: '<p>{{ "now" | date: "%s%L" }}</p>' },
+    }),
+  );
+  const faces = Array.from({ length: 100 }, (_, face) => face).join(",");
+  await expectCreated(
+    viaReader.post("/templates", {
+      template: {
+        handle: "dice",
+        html: `{% assign faces = "${faces}" | split: "," %}<p>{% for i in (1..6) %}{{ faces | sample }}.{% endfor %}</p>`,
+      },
+    }),
+  );
+  await expectCreated(
+    viaReader.post("/collections", {
+      name: "Notes",
+      handle: "notes",
+      routing: "notes/:handle",
+      template_handle: "note",
+      blueprint: { fields: [] },
+    }),
+  );
+  await expectCreated(viaReader.post("/collections/notes/entries", { handle: "hello", title: "Hello" }));
+});
+
+afterAll(async () => {
+  await writer?.stop();
+  await reader?.stop();
+});
+
+const graphqlTitles = async () => {
+  const response = await request(`${reader.url}/graphql`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${account.token}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      query: `{ entries(account_id: "${account.account_id}", collection_id: "notes") { data { title } } }`,
+    }),
+  });
+  expect(response.status, response.text).toBe(200);
+  return (response.body.data.entries.data as { title: string }[]).map((entry) => entry.title);
+};
+
+describe("kept answers", () => {
+  it("show another process's update at the next read: REST, GraphQL and site pages", async () => {
+    for (let round = 0; round < 2; round++) {
+      expect((await viaReader.get("/collections/notes/entries/hello")).body.title).toBe("Hello");
+      expect(await graphqlTitles()).toEqual(["Hello"]);
+      expect((await siteGet(reader, "/notes/hello", account.domain)).text).toContain("<p>Hello</p>");
+    }
+    const updated = await viaWriter.put("/collections/notes/entries/hello", { title: "Hello again" });
+    expect(updated.status, updated.text).toBe(200);
+
+    expect((await viaReader.get("/collections/notes/entries/hello")).body.title).toBe("Hello again");
+    expect(await graphqlTitles()).toEqual(["Hello again"]);
+    expect((await siteGet(reader, "/notes/hello", account.domain)).text).toContain("<p>Hello again</p>");
+  });
+
+  it("show another process's create in list totals at once", async () => {
+    const before = await viaReader.get("/collections/notes/entries");
+    expect(before.status, before.text).toBe(200);
+    const total = before.body.pagination.total as number;
+    await expectCreated(viaWriter.post("/collections/notes/entries", { handle: "second", title: "Second" }));
+    const after = await viaReader.get("/collections/notes/entries");
+    expect(after.body.pagination.total).toBe(total + 1);
+    expect(after.body.data.map((entry: { handle: string }) => entry.handle)).toContain("second");
+  });
+
+  it("show this process's own write at once, and the same answer to every repeat", async () => {
+    const first = await viaReader.get("/collections/notes/entries/second");
+    expect((await viaReader.get("/collections/notes/entries/second")).text).toBe(first.text);
+    await viaReader.put("/collections/notes/entries/second", { title: "Second, edited" });
+    expect((await viaReader.get("/collections/notes/entries/second")).body.title).toBe("Second, edited");
+  });
+
+  it("are never another caller's, and a token revoked through the other process stops at once", async () => {
+    const other = await createAccount(reader, "Other");
+    // The same URL, kept for the account's own token, is still refused to another account's token.
+    expect((await viaReader.get("/collections")).status).toBe(200);
+    expect((await api(reader, account, other.token).get("/collections")).status).toBe(403);
+    expect((await api(reader, other).get("/collections")).status).toBe(200);
+    const revoked = await cms(writer, ["token", "revoke", "--token", other.token]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await api(reader, other).get("/collections")).status).toBe(401);
+  });
+
+  it("are not kept for a page that shows the current time", async () => {
+    await viaWriter.put("/collections/notes", { template_handle: "clock" });
+    const first = await siteGet(reader, "/notes/hello", account.domain);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await siteGet(reader, "/notes/hello", account.domain);
+    expect(first.text).toMatch(/<p>\d{13,}<\/p>/);
+    expect(second.text).toMatch(/<p>\d{13,}<\/p>/);
+    expect(second.text).not.toBe(first.text);
+  });
+
+  it("are not kept for a page that samples at random", async () => {
+    await viaWriter.put("/collections/notes", { template_handle: "dice" });
+    const first = await siteGet(reader, "/notes/hello", account.domain);
+    const second = await siteGet(reader, "/notes/hello", account.domain);
+    // Six draws from 100 faces: the same page twice by chance is one in 10^12.
+    expect(first.text).toMatch(/<p>(\d+\.){6}<\/p>/);
+    expect(second.text).toMatch(/<p>(\d+\.){6}<\/p>/);
+    expect(second.text).not.toBe(first.text);
+  });
+});
+
+describe("READ_CACHE_MB=0", () => {
+  it("turns the cache off and answers the same", async () => {
+    const uncached = await reader.twin({ READ_CACHE_MB: "0" });
+    try {
+      const client = api(uncached, account);
+      expect((await client.get("/collections/notes/entries/hello")).body.title).toBe("Hello again");
+      await client.put("/collections/notes/entries/hello", { title: "Uncached" });
+      expect((await client.get("/collections/notes/entries/hello")).body.title).toBe("Uncached");
+      expect((await viaReader.get("/collections/notes/entries/hello")).body.title).toBe("Uncached");
+    } finally {
+      await uncached.stop();
+    }
+  });
+});
+
+describe("the cache's bounds", () => {
+  const generation = async () => "g1";
+
+  it("counts keys in the budget, refuses long keys and drops the least recently used first", async () => {
+    const { ReadCache } = await import("../src/schema/read-cache.ts");
+    const cache = new ReadCache(generation, 16 * 1024);
+    cache.set("x".repeat(2049), "g1", "value", 10);
+    expect(cache.get("x".repeat(2049), "g1")).toBeUndefined();
+    cache.set("a", "g1", "A", 500);
+    cache.set("b", "g1", "B", 500);
+    expect(cache.get("a", "g1")).toBe("A");
+    // 16 KB holds about 15 entries of 1 KB (each set is refused above budget/16 = 1 KB).
+    for (let i = 0; i < 40; i++) cache.set(`k${i}`, "g1", i, 900);
+    expect(cache.get("b", "g1")).toBeUndefined();
+    expect(cache.get("k39", "g1")).toBe(39);
+    expect(cache.get("k0", "g1")).toBeUndefined();
+  });
+
+  it("serves nothing kept under another generation, and keeps no null lookups", async () => {
+    const { ReadCache } = await import("../src/schema/read-cache.ts");
+    const cache = new ReadCache(generation, 1024 * 1024);
+    cache.set("a", "g1", { n: 1 }, 10);
+    expect(cache.get("a", "g2")).toBeUndefined();
+    expect(Object.isFrozen(cache.get("a", "g1"))).toBe(true);
+    cache.set("b", "g2", 2, 10);
+    expect(cache.get("a", "g1")).toBeUndefined();
+    let reads = 0;
+    const lookup = () =>
+      cache.keep("viewer", "g2", async () => {
+        reads++;
+        return null;
+      });
+    await lookup();
+    await lookup();
+    expect(reads).toBe(2);
+  });
+});
