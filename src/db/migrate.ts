@@ -4,9 +4,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { projectRoot } from "../project-root.ts";
 import type { Database } from "./client.ts";
 
-const migrationsRoot = new URL("../../prisma/", import.meta.url).pathname;
+const migrationsRoot = join(projectRoot, "prisma");
 
 const createTable = {
   sqlite: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
