@@ -26,7 +26,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Runs `node [nodeArgs] --import tsx <script>` with its output in `logFile` (a request log line per
+ * Runs `node [nodeArgs] <script>` (with `--import tsx` for TypeScript) with its output in `logFile` (a request log line per
  * request would otherwise cost the bench process CPU), and waits until it answers `readyPath`.
  */
 export async function startProcess(options: {
@@ -40,7 +40,8 @@ export async function startProcess(options: {
   const log = openSync(options.logFile, "a");
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" };
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", options.script], {
+  const loader = options.script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], {
     cwd: root,
     env,
     stdio: ["ignore", log, log],

@@ -34,20 +34,29 @@ const { values } = parseArgs({
 const total = Number(values.entries ?? 100_000);
 const only = values.only?.split(",");
 
+// The server runs as `npm start` runs it: the built bundle (scripts/build.mjs), with its Node flags.
+execSync("node scripts/build.mjs", { cwd: root, stdio: "inherit" });
+const startCommand = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string;
+const [, ...startArgs] = startCommand.split(" ");
+const serverScript = startArgs.pop() as string;
 const database = await freshDatabase(values.pg ?? false);
 console.log(`bench: ${database.provider}, ${total} entries, data in ${database.dataDir}`);
 const server = await startProcess({
-  script: "src/main.ts",
+  script: serverScript,
   env: { ...database.env, RATE_LIMIT_PER_MINUTE: "0" },
   logFile: join(database.dataDir, "server.log"),
-  nodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(database.dataDir, "profiles")}`] : [],
+  nodeArgs: [
+    ...startArgs,
+    ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(database.dataDir, "profiles")}`] : []),
+  ],
 });
 const serverPid = server.child.pid ?? 0;
 const memory = watchMemory(serverPid);
 
 try {
-  const opened = await openDatabase({ dataDir: database.dataDir, databaseUrl: database.env.DATABASE_URL });
-  const seeded = await seed(opened, server.url, total);
+  const connection = { dataDir: database.dataDir, databaseUrl: database.env.DATABASE_URL };
+  const opened = await openDatabase(connection);
+  const seeded = await seed(opened, connection, server.url, total);
   await opened.db.$disconnect();
   console.log(`seeded ${total} entries in ${seeded.seconds.toFixed(1)} s`);
 
@@ -79,6 +88,7 @@ try {
       workload.request(seeded),
       serverPid,
       () => memory.peakMb(),
+      workload.writes,
     );
     const ratio = measured.requests_per_second / Math.max(baselineResult.requests_per_second, 1);
     results.push({ ...measured, ratio_to_baseline: Math.round(ratio * 1000) / 1000 });
@@ -112,9 +122,11 @@ async function run(
   options: RequestOptions,
   pid: number,
   peakMb: () => number = () => 0,
+  writes = false,
 ): Promise<{ measured: Measured }> {
   await probe(url, options, name);
-  if (settings.warmup > 0) await measure(url, options, settings.warmup);
+  if (writes) await measure(url, options, settings.warmup);
+  else if (settings.warmupRequests > 0) await measure(url, options, { amount: settings.warmupRequests });
   peakMb();
   const cpuBefore = cpuMsOf(pid);
   const result = await measure(url, options);

@@ -1,7 +1,7 @@
 // Seeds the bench database. The account comes from the CLI's own function, the configuration (templates,
 // collections with their blueprints, a navigation, a global) through the REST API, like a user would
-// make it. The 100,000 entries go straight into the database through Prisma `createMany` in batches:
-// through the API they would take many minutes. Each row is what the API would have written: IDs from
+// make it. The 100,000 entries go straight into the database through Prisma `createMany` in batches,
+// written by two worker threads (seed-writers.ts): through the API they would take many minutes. Each row is what the API would have written: IDs from
 // the schema's `newId`, content paths from its `contentPath`, entity values stored as entry IDs with
 // their EntryReference rows.
 import { readFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { createAccount } from "../src/schema/accounts/create-account.ts";
 import { contentPath } from "../src/schema/entries/paths.ts";
 import { newId, prefixes } from "../src/schema/ids.ts";
 import { progressBar } from "./progress.ts";
+import { startWriters } from "./seed-writers.ts";
 
 export const DOMAIN = "bench.test";
 const themeDir = new URL("../test/fixtures/blog-theme/", import.meta.url);
@@ -76,9 +77,15 @@ function client(baseUrl: string, accountId: string, token: string): Client {
   };
 }
 
-export async function seed(database: Database, baseUrl: string, total: number): Promise<Seeded> {
+export async function seed(
+  database: Database,
+  connection: { dataDir: string; databaseUrl: string | undefined },
+  baseUrl: string,
+  total: number,
+): Promise<Seeded> {
   const started = Date.now();
   const { db } = database;
+  const writers = startWriters(connection);
   const account = await createAccount(db, { name: "Bench", domain: DOMAIN });
   const api = client(baseUrl, account.account_id, account.token);
 
@@ -141,8 +148,8 @@ export async function seed(database: Database, baseUrl: string, total: number): 
     const ids: string[] = [];
     const base = Date.now() - total * 1000;
     const batch = database.provider === "postgresql" ? 1000 : 2000;
-    // PostgreSQL takes several batches at once (its pool has 10 connections); SQLite has one writer.
-    const parallel = database.provider === "postgresql" ? 4 : 1;
+    // One batch per writer thread at a time; PostgreSQL takes two each (its pools have 10 connections).
+    const parallel = database.provider === "postgresql" ? 4 : 2;
     const pending: Promise<void>[] = [];
     for (let start = 0; start < count; start += batch) {
       const entries: EntryRow[] = [];
@@ -177,8 +184,7 @@ export async function seed(database: Database, baseUrl: string, total: number): 
         ids.push(id);
       }
       const write = async () => {
-        await db.entry.createMany({ data: entries });
-        if (references.length > 0) await db.entryReference.createMany({ data: references });
+        await writers.write({ entries, references });
         written += entries.length;
         bar.tick(written);
       };
@@ -192,33 +198,38 @@ export async function seed(database: Database, baseUrl: string, total: number): 
 
   const paragraph = (n: number) =>
     `<p>Paragraph ${n} of a benchmark entry: <strong>rich</strong> text with <a href="/blog/post-${n}">a link</a>, long enough to look like content that someone actually wrote.</p>`;
-  const authorIds = await insert(authors, plan.authors, (index) => ({
-    handle: `author-${index}`,
-    title: `Author ${index}`,
-    data: { body: paragraph(index) },
-  }));
-  await insert(pages, plan.pages, (index) => ({
-    handle: index === 0 ? "index" : `page-${index}`,
-    title: index === 0 ? "Home" : `Page ${index}`,
-    data: { body: paragraph(index) },
-  }));
+  let authorIds: string[];
   const postHandles: string[] = [];
-  await insert(posts, plan.posts, (index) => {
-    const handle = `post-${index}`;
-    postHandles.push(handle);
-    const author = authorIds[index % authorIds.length];
-    return {
-      handle,
-      title: `Post number ${index}`,
-      data: {
-        summary: `Summary of post ${index}`,
-        body: [1, 2, 3].map((n) => paragraph(index + n)).join(""),
-        rating: index % 5,
-        ...(author && { author }),
-      },
-      ...(author && { toId: author }),
-    };
-  });
+  try {
+    authorIds = await insert(authors, plan.authors, (index) => ({
+      handle: `author-${index}`,
+      title: `Author ${index}`,
+      data: { body: paragraph(index) },
+    }));
+    await insert(pages, plan.pages, (index) => ({
+      handle: index === 0 ? "index" : `page-${index}`,
+      title: index === 0 ? "Home" : `Page ${index}`,
+      data: { body: paragraph(index) },
+    }));
+    await insert(posts, plan.posts, (index) => {
+      const handle = `post-${index}`;
+      postHandles.push(handle);
+      const author = authorIds[index % authorIds.length];
+      return {
+        handle,
+        title: `Post number ${index}`,
+        data: {
+          summary: `Summary of post ${index}`,
+          body: [1, 2, 3].map((n) => paragraph(index + n)).join(""),
+          rating: index % 5,
+          ...(author && { author }),
+        },
+        ...(author && { toId: author }),
+      };
+    });
+  } finally {
+    await writers.close();
+  }
   bar.finish();
   // PostgreSQL: what autovacuum does soon after a bulk load (statistics, and the visibility map that
   // lets it answer from an index alone).

@@ -1,5 +1,6 @@
-// The measured workloads: each is an autocannon run against the server (10 connections, 10 s after a
-// short warm-up by default; BENCH_DURATION and BENCH_WARMUP change them).
+// The measured workloads: each is an autocannon run against the server (10 connections, 10 s by default,
+// BENCH_DURATION) after a warm-up of 2,000 requests (BENCH_WARMUP_REQUESTS): a read workload that cycles
+// through 1,000 entries has then read each of them twice. Writes warm up for 2 s (BENCH_WARMUP).
 import autocannon from "autocannon";
 import type { Seeded } from "./seed.ts";
 
@@ -8,6 +9,8 @@ export interface Workload {
   title: string;
   /** autocannon request options; `setupRequest` may vary the request per call. */
   request: (seeded: Seeded) => RequestOptions;
+  /** Adds data: warmed up for a few seconds rather than a number of requests. */
+  writes?: boolean;
 }
 
 export type RequestOptions = Partial<autocannon.Request> & { setupRequest?: SetupRequest };
@@ -48,11 +51,42 @@ export const entryRead = (seeded: Seeded) => {
   return (request: any) => ({ ...request, path: `${entriesPath(seeded)}/${handle()}` });
 };
 
+/**
+ * Every seeded handle once, in an order that jumps across the collection: no entry is asked for twice
+ * in a run, so no answer can come from the read cache (what a first visit to each entry costs).
+ */
+function everyHandleOnce(handles: string[]): () => string {
+  const stride = 7919; // a prime: coprime with any seeded count that is not a multiple of it
+  let next = 0;
+  return () => handles[(next++ * stride) % handles.length] as string;
+}
+
+/** GET requests to `pathOf(handle)`, the handle chosen per request by `handles`. */
+const readEach = (
+  pathOf: (handle: string) => string,
+  handles: () => string,
+  headers: Record<string, string>,
+): RequestOptions => ({
+  method: "GET",
+  headers,
+  setupRequest: (request: any) => ({ ...request, path: pathOf(handles()) }),
+});
+
 export const workloads: Workload[] = [
   {
     name: "rest_entry",
     title: "REST GET one entry by handle",
     request: (seeded) => ({ method: "GET", headers: auth(seeded), setupRequest: entryRead(seeded) }),
+  },
+  {
+    name: "rest_entry_cold",
+    title: "REST GET one entry, never the same twice (uncached)",
+    request: (seeded) =>
+      readEach(
+        (handle) => `${entriesPath(seeded)}/${handle}`,
+        everyHandleOnce(seeded.postHandles),
+        auth(seeded),
+      ),
   },
   {
     name: "rest_list_page_1",
@@ -81,14 +115,14 @@ export const workloads: Workload[] = [
   {
     name: "site_entry",
     title: "Site entry page render",
-    request: (seeded) => {
-      const handle = cycle(spread(seeded.postHandles));
-      return {
-        method: "GET",
-        headers: { host: seeded.domain },
-        setupRequest: (request: any) => ({ ...request, path: `/blog/${handle()}` }),
-      };
-    },
+    request: (seeded) =>
+      readEach((handle) => `/blog/${handle}`, cycle(spread(seeded.postHandles)), { host: seeded.domain }),
+  },
+  {
+    name: "site_entry_cold",
+    title: "Site entry page, never the same twice (uncached)",
+    request: (seeded) =>
+      readEach((handle) => `/blog/${handle}`, everyHandleOnce(seeded.postHandles), { host: seeded.domain }),
   },
   {
     name: "site_index",
@@ -99,6 +133,7 @@ export const workloads: Workload[] = [
     // Last: it adds entries.
     name: "rest_create",
     title: "REST create entry",
+    writes: true,
     request: (seeded) => {
       let next = 0;
       const run = Date.now().toString(36);
@@ -125,19 +160,21 @@ export const workloads: Workload[] = [
 export const settings = {
   connections: 10,
   duration: Number(process.env.BENCH_DURATION ?? 10),
+  warmupRequests: Number(process.env.BENCH_WARMUP_REQUESTS ?? 2000),
   warmup: Number(process.env.BENCH_WARMUP ?? 2),
 };
 
+/** For `length` seconds, or `{ amount }` requests. */
 export async function measure(
   url: string,
   options: RequestOptions,
-  duration = settings.duration,
+  length: number | { amount: number } = settings.duration,
 ): Promise<autocannon.Result> {
   const { setupRequest, ...request } = options;
   return autocannon({
     url,
     connections: settings.connections,
-    duration,
+    ...(typeof length === "number" ? { duration: length } : length),
     requests: [{ ...request, ...(setupRequest && { setupRequest }) }] as autocannon.Request[],
   });
 }
