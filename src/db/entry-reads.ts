@@ -4,7 +4,8 @@
 //   every request. Entry counts are remembered per query for as long as the data generation
 //   (generation.ts) stays the same: any commit, by this process or another, ends them. While a
 //   transaction of this process is open nothing is remembered or served (a count read inside it sees
-//   rows it may still roll back).
+//   rows it may still roll back). Not when each request's statements are counted (query-count.ts):
+//   another process's commit would decide whether a count is read.
 // - Deep pages. OFFSET n reads n rows before the page; with every column selected that means n table
 //   rows. Past DEEP_OFFSET, the page's IDs are read first (from the covering index of the sort, without
 //   touching the table), then only those rows.
@@ -14,7 +15,7 @@ import type { Generation } from "./generation.ts";
 const MAX_COUNTS = 1_000;
 export const DEEP_OFFSET = 200;
 
-export function fastEntryReads(client: Db, generation: Generation): Db {
+export function fastEntryReads(client: Db, generation: Generation, { keepCounts = true } = {}): Db {
   let openTransactions = 0;
   const counts = new Map<string, { total: number; generation: string }>();
 
@@ -22,7 +23,7 @@ export function fastEntryReads(client: Db, generation: Generation): Db {
     query: {
       entry: {
         async count({ args, query }) {
-          if (openTransactions > 0) return query(args);
+          if (!keepCounts || openTransactions > 0) return query(args);
           const key = JSON.stringify(args ?? {});
           // Read before counting: the total kept is at least as new as the generation it is kept under.
           const current = await generation();
