@@ -21,6 +21,7 @@ export function serializedSqlite(
     const adapter = await connect();
     const client = (adapter as unknown as { client: Database.Database }).client;
     options.connected(sqliteGeneration(adapter, client));
+    client.pragma("synchronous = NORMAL");
     reuseStatements(client);
     const serialized = serialize(adapter);
     if (options.keepStatistics) keepStatistics(serialized);
@@ -59,7 +60,8 @@ const MAX_STATEMENTS = 500;
 /**
  * Makes `client.prepare` answer a cached statement per SQL text. The adapter binds parameters with
  * `prepare(sql).bind(args)`, which better-sqlite3 allows once per statement, so each call gets a light
- * handle that passes the arguments to the shared statement on every run instead.
+ * handle that passes the arguments to the shared statement on every run instead. A statement's columns
+ * are read once: better-sqlite3 builds them anew on every call, and the adapter asks on every read.
  */
 export function reuseStatements(client: Database.Database): void {
   const prepare = client.prepare.bind(client);
@@ -75,10 +77,18 @@ export function reuseStatements(client: Database.Database): void {
     statements.set(sql, found);
     return found;
   };
+  const columns = new WeakMap<Database.Statement, Database.ColumnDefinition[]>();
+  const columnsOf = (shared: Database.Statement) => {
+    const known = columns.get(shared);
+    if (known) return known;
+    const found = shared.columns();
+    columns.set(shared, found);
+    return found;
+  };
   const handle = (shared: Database.Statement, args: unknown[]) => ({
     reader: shared.reader,
     bind: (bound: unknown[]) => handle(shared, bound),
-    columns: () => shared.columns(),
+    columns: () => columnsOf(shared),
     run: () => shared.run(...args),
     get: () => shared.get(...args),
     all: () => shared.all(...args),
@@ -93,7 +103,11 @@ export function reuseStatements(client: Database.Database): void {
   }) as unknown as typeof client.prepare;
 }
 
-/** WAL lets the CLI and readers use the file while the server writes; it is a property of the file. */
+/**
+ * WAL lets the CLI and readers use the file while the server writes; it is a property of the file.
+ * Commits wait for the disk at checkpoints only (synchronous = NORMAL, set per connection): a crash
+ * of the process loses nothing, a power cut may lose the last commits but never corrupts the file.
+ */
 function prepareFile(file: string): void {
   const db = new Database(file, { timeout: 10_000 });
   db.pragma("journal_mode = WAL");
