@@ -1,7 +1,9 @@
 // The query-plan cache (src/db/plan-cache.ts): which requests share a plan, and that a shared plan gets
-// each request's own values back. End to end, every entries and site test runs through it.
+// each request's own values back. End to end, every test's reads and writes run through it, and
+// plan-cache-writes.test.ts reads back what shared write plans stored.
 import { describe, expect, it } from "vitest";
-import { fill, parameterize } from "../src/db/plan-cache.ts";
+import { parameterize } from "../src/db/plan-shape.ts";
+import { fillSlots, slotsOf } from "../src/db/plan-slots.ts";
 
 const read = (where: unknown, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -10,7 +12,24 @@ const read = (where: unknown, extra: Record<string, unknown> = {}) =>
     query: { arguments: { where, ...extra }, selection: { $scalars: true } },
   });
 
-describe("plan cache keys", () => {
+const create = (data: unknown) =>
+  JSON.stringify({ modelName: "Entry", action: "createOne", query: { arguments: { data } } });
+
+const shapeOf = (request: string) => {
+  const shape = parameterize(request);
+  if (!shape) throw new Error("no shape");
+  return { ...shape, args: JSON.parse(shape.key).query.arguments };
+};
+
+/** Fills `plan` (written with the shape's placeholders) with `values`; null when it cannot. */
+const fill = (request: string, plan: (args: any) => unknown, values: unknown[]) => {
+  const shape = shapeOf(request);
+  const compiled = plan(shape.args);
+  const slots = slotsOf(compiled, shape);
+  return slots ? fillSlots(compiled, slots, values) : null;
+};
+
+describe("plan shapes", () => {
   it("gives reads that differ only in where strings one key, and their strings in order", () => {
     const a = parameterize(read({ accountId: "acct_1", handle: "first" }));
     const b = parameterize(read({ accountId: "acct_2", handle: "second" }));
@@ -19,7 +38,21 @@ describe("plan cache keys", () => {
     expect(b?.values).toEqual(["acct_2", "second"]);
   });
 
-  it("keeps numbers, booleans, nulls, sort orders, modes and tagged values in the key", () => {
+  it("replaces the strings of a nested selection's where too", () => {
+    const withChild = (handle: string) =>
+      JSON.stringify({
+        modelName: "Collection",
+        action: "findFirst",
+        query: {
+          arguments: { where: { handle: "blog" } },
+          selection: { entries: { arguments: { where: { handle }, take: 1 }, selection: { id: true } } },
+        },
+      });
+    expect(parameterize(withChild("a"))?.key).toBe(parameterize(withChild("b"))?.key);
+    expect(parameterize(withChild("b"))?.values).toEqual(["blog", "b"]);
+  });
+
+  it("keeps numbers, booleans, nulls, sort orders, modes and filter dates in a read's key", () => {
     const base = parameterize(read({ published: true, position: 1 }, { orderBy: [{ createdAt: "desc" }] }));
     expect(
       parameterize(read({ published: false, position: 1 }, { orderBy: [{ createdAt: "desc" }] }))?.key,
@@ -38,42 +71,84 @@ describe("plan cache keys", () => {
     expect(parameterize(mode("insensitive"))?.key).not.toBe(parameterize(mode("default"))?.key);
   });
 
-  it("leaves writes alone", () => {
-    const create = JSON.stringify({
-      modelName: "Entry",
-      action: "createOne",
-      query: { arguments: { data: {} } },
-    });
-    expect(parameterize(create)).toBeNull();
+  it("gives creates that differ only in strings, dates and JSON values one key, and those values", () => {
+    const row = (handle: string, day: string, data: unknown) =>
+      create({ handle, position: 0, createdAt: { $type: "DateTime", value: day }, data });
+    const a = shapeOf(row("a", "2026-01-01T00:00:00.000Z", { body: "x", n: 1 }));
+    const b = shapeOf(row("b", "2026-02-01T00:00:00.000Z", { tags: ["y"] }));
+    expect(a.key).toBe(b.key);
+    expect(b.values).toEqual(["b", "2026-02-01T00:00:00.000Z", { tags: ["y"] }]);
+    // None of the replaced values is left in the shape.
+    expect(a.key).not.toMatch(/2026|"body"/);
+  });
+
+  it("keeps a write's numbers, update operations and nested writes in its key", () => {
+    expect(shapeOf(create({ position: 1 })).key).not.toBe(shapeOf(create({ position: 2 })).key);
+    const update = (by: number) =>
+      JSON.stringify({
+        modelName: "Entry",
+        action: "updateMany",
+        query: { arguments: { where: { id: "e" }, data: { version: { increment: by } } } },
+      });
+    expect(shapeOf(update(1)).key).not.toBe(shapeOf(update(2)).key);
+    expect(shapeOf(update(1)).values).toEqual(["e"]);
+    const nested = shapeOf(create({ references: { createMany: { data: [{ toId: "x" }] } } }));
+    expect(nested.values).toEqual([]);
+  });
+
+  it("makes a string and a JSON value in one field two shapes", () => {
+    expect(shapeOf(create({ data: "text" })).key).not.toBe(shapeOf(create({ data: { a: 1 } })).key);
+  });
+
+  it("leaves other actions alone", () => {
+    const raw = JSON.stringify({ action: "executeRaw", query: { arguments: { query: "DELETE" } } });
+    expect(parameterize(raw)).toBeNull();
   });
 });
 
 describe("filling a plan", () => {
   it("puts each value where its placeholder was, in a copy", () => {
-    const shape = parameterize(read({ accountId: "a", handle: "h" }));
-    if (!shape) throw new Error("no shape");
-    const { accountId: account, handle } = JSON.parse(shape.key).query.arguments.where;
-    const plan = { type: "query", args: { sql: "SELECT ...", args: [account, handle, "1"] } };
-    const filled = fill(plan, ["acct_9", "post-9"]);
-    expect(filled).toEqual({ type: "query", args: { sql: "SELECT ...", args: ["acct_9", "post-9", "1"] } });
-    expect(plan.args.args[0]).toBe(account);
+    const request = read({ accountId: "a", handle: "h" });
+    const plan = (args: any) => ({ sql: "SELECT ...", args: [args.where.accountId, args.where.handle, "1"] });
+    expect(fill(request, plan, ["acct_9", "post-9"])).toEqual({
+      sql: "SELECT ...",
+      args: ["acct_9", "post-9", "1"],
+    });
+  });
+
+  it("puts dates back whole, and JSON values and strings of JSON columns JSON-encoded", () => {
+    const request = create({
+      title: "t",
+      data: { a: 1 },
+      note: "n",
+      createdAt: { $type: "DateTime", value: "2026-01-01T00:00:00.000Z" },
+    });
+    const plan = (args: any) => ({
+      args: [
+        args.data.title,
+        JSON.stringify(args.data.data),
+        JSON.stringify(args.data.note),
+        args.data.createdAt.value,
+      ],
+    });
+    const values = ["T", { b: ['"quoted"', 2.5] }, "N", "2026-03-04T05:06:07.089Z"];
+    expect(fill(request, plan, values)).toEqual({
+      args: ["T", '{"b":["\\"quoted\\"",2.5]}', '"N"', "2026-03-04T05:06:07.089Z"],
+    });
   });
 
   it("refuses a plan where a placeholder was built into another string (a LIKE pattern)", () => {
-    const shape = parameterize(read({ title: { contains: "x" } }));
-    const placeholder = JSON.parse(shape?.key ?? "{}").query.arguments.where.title.contains as string;
-    expect(fill({ args: [`%${placeholder}%`] }, ["x"])).toBeNull();
+    const request = read({ title: { contains: "x" } });
+    expect(fill(request, (args) => ({ args: [`%${args.where.title.contains}%`] }), ["x"])).toBeNull();
   });
 
-  it("refuses a plan where a placeholder was serialized into a JSON value (a JSON filter's equals)", () => {
-    const shape = parameterize(read({ data: { path: ["category"], equals: "news" } }));
-    const placeholder = JSON.parse(shape?.key ?? "{}").query.arguments.where.data.equals as string;
-    expect(fill({ args: ["category", JSON.stringify(placeholder)] }, ["category", "news"])).toBeNull();
+  it("refuses a plan where a JSON value's placeholder stands whole (the value is not JSON there)", () => {
+    const request = create({ title: { a: 1 } });
+    expect(fill(request, (args) => ({ args: [args.data.title] }), [{ a: 1 }])).toBeNull();
   });
 
   it("refuses a plan where a placeholder became an object key", () => {
-    const shape = parameterize(read({ handle: "x" }));
-    const placeholder = JSON.parse(shape?.key ?? "{}").query.arguments.where.handle as string;
-    expect(fill({ columns: { [placeholder]: 1 }, args: [placeholder] }, ["x"])).toBeNull();
+    const request = read({ handle: "x" });
+    expect(fill(request, (args) => ({ columns: { [args.where.handle]: 1 } }), ["x"])).toBeNull();
   });
 });

@@ -1,137 +1,95 @@
 // A query-plan cache for Prisma's query compiler (engineType "client"). Prisma 6 compiles every query
-// through its WASM compiler anew, which cost more than half of a simple read's CPU. Reads of one shape
-// differ only in their `where` strings (a handle, an ID, a token hash), so a plan is compiled once per
-// shape with placeholder strings and then reused with the real strings put back in its parameters.
+// through its WASM compiler anew, which cost more than half of a simple read's CPU and a third of a
+// create's. Requests of one shape (plan-shape.ts) differ only in their values, so a shape's plan is
+// compiled once with placeholders and then reused with each request's values put back (plan-slots.ts).
 //
-// Safety: only reads are cached (writes may carry generated defaults); only plain strings under `where`
-// become placeholders (sort orders, modes and tagged values such as dates stay in the key); a shape is
-// cached only when every placeholder comes out of the compiler as a whole parameter value and nowhere
-// else (a LIKE pattern built around it, say), else that shape always compiles anew. Plans are copied
-// on every use, so nothing the executor does to one leaks into another.
+// Safety: a shape is shared only after its plan, filled with a request's values, came out identical to
+// that request's own plan; a shape whose placeholders do not all come out as whole parameter values
+// always compiles anew. Generated values (now(), @updatedAt) are calls in the plan, made when it runs.
+// Plans are frozen and copied on every use, so nothing the executor does to one leaks into another.
+// A shape is learnt on its second request: one seen once costs no extra compile.
 // The compiler runtimes ship without type declarations; only `QueryCompiler.prototype.compile` is used.
 // @ts-expect-error TS7016
 import * as postgresql from "@prisma/client/runtime/query_compiler_bg.postgresql.mjs";
 // @ts-expect-error TS7016
 import * as sqlite from "@prisma/client/runtime/query_compiler_bg.sqlite.mjs";
+import { isDeepStrictEqual } from "node:util";
+import { type PlanShape, parameterize } from "./plan-shape.ts";
+import { fillSlots, type Slots, slotsOf } from "./plan-slots.ts";
 
 type Plan = unknown;
 type Compile = (this: unknown, request: string) => Plan;
 
-const readActions = new Set([
-  "findUnique",
-  "findUniqueOrThrow",
-  "findFirst",
-  "findFirstOrThrow",
-  "findMany",
-  "aggregate",
-  "groupBy",
-]);
-/** Keys whose string values are options, not data. */
-const optionKeys = new Set(["mode"]);
 const MAX_SHAPES = 2000;
-const marker = "\u0001cms-plan-param-";
-const end = "\u0001";
-/** A placeholder inside a value the compiler serialized itself (a JSON filter's `equals`), JSON-escaped. */
-const escapedMarker = JSON.stringify(marker).slice(1, -1);
 
-/** Where a plan holds each placeholder: keys down to it, and the index of its value. */
-type Slots = Map<string | number, Slots | number>;
-
-interface Shape {
+interface Shared {
   /** Frozen: plans share every part without a placeholder. */
   plan: Plan;
   slots: Slots;
 }
 
-/** Shapes by their placeholder request; null marks a shape that must always be compiled anew. */
-type Shapes = Map<string, Shape | null>;
+/** A map that forgets its least recently used keys past `limit`. */
+class Recent<V> extends Map<string, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
 
-/** The request with its `where` strings replaced by numbered placeholders, and those strings. */
-export function parameterize(request: string): { key: string; values: string[] } | null {
-  const parsed = JSON.parse(request) as { action?: string; query?: unknown };
-  if (!parsed.action || !readActions.has(parsed.action)) return null;
-  const values: string[] = [];
-  const key = JSON.stringify(replaceStrings(parsed, false, values));
-  return { key, values };
+  /** The value, now the most recently used. */
+  use(key: string): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined) this.keep(key, value);
+    return value;
+  }
+
+  keep(key: string, value: V): void {
+    this.delete(key);
+    if (this.size >= this.limit) {
+      const oldest = this.keys().next().value;
+      if (oldest !== undefined) this.delete(oldest);
+    }
+    this.set(key, value);
+  }
 }
 
-function replaceStrings(node: unknown, inWhere: boolean, values: string[]): unknown {
-  if (typeof node === "string") {
-    if (!inWhere) return node;
-    values.push(node);
-    return `${marker}${values.length - 1}${end}`;
+/** The shape's shared plan, if filling it with `shape`'s values gives exactly the plan `compiled`. */
+function learn(compile: () => Plan, shape: PlanShape, compiled: Plan): Shared | null {
+  let plan: Plan;
+  try {
+    plan = compile();
+  } catch {
+    // A placeholder does not fit where its value stood (a string that must parse as something else).
+    return null;
   }
-  if (Array.isArray(node)) return node.map((item) => replaceStrings(item, inWhere, values));
-  if (node === null || typeof node !== "object") return node;
-  // Tagged values ({$type: "DateTime", value}) are kept as they are.
-  if ("$type" in node) return node;
-  const copy: Record<string, unknown> = {};
-  for (const key in node) {
-    const value = (node as Record<string, unknown>)[key];
-    copy[key] = optionKeys.has(key) ? value : replaceStrings(value, inWhere || key === "where", values);
-  }
-  return copy;
+  const slots = slotsOf(plan, shape);
+  if (!slots) return null;
+  const filled = fillSlots(plan, slots, shape.values);
+  if (JSON.stringify(filled) !== JSON.stringify(sameJson(compiled, slots, shape.values))) return null;
+  return { plan: deepFreeze(plan), slots };
 }
 
 /**
- * Where the compiled plan holds each placeholder, as a whole parameter value; null when one is built
- * into another string (a LIKE pattern, a JSON-encoded filter value), which a value cannot be put back in.
+ * `compiled` with each JSON slot's text written as fillSlots writes it, where it holds the same value:
+ * the compiler and JSON.stringify spell some numbers differently (1e21, 1e+21) but mean the same.
  */
-export function slotsOf(plan: Plan): Slots | null {
-  const state = { embedded: false };
-  const found = collect(plan, state);
-  if (typeof found === "number") return null;
-  return state.embedded ? null : (found ?? new Map());
-}
-
-/** The slots under `node`, null when there are none; a placeholder string is a slot itself (its index). */
-function collect(node: unknown, state: { embedded: boolean }): Slots | number | null {
-  if (typeof node === "string") {
-    if (!node.includes(marker)) {
-      if (node.includes(escapedMarker)) state.embedded = true;
-      return null;
+function sameJson(compiled: Plan, slots: Slots, values: unknown[]): Plan {
+  if (compiled === null || typeof compiled !== "object") return compiled;
+  const copy = (Array.isArray(compiled) ? [...compiled] : { ...compiled }) as Record<string | number, unknown>;
+  for (const [key, slot] of slots) {
+    const here = copy[key];
+    if (slot instanceof Map) copy[key] = sameJson(here, slot, values);
+    else if (slot.json && typeof here === "string" && isDeepStrictEqual(parsed(here), values[slot.index])) {
+      copy[key] = JSON.stringify(values[slot.index]);
     }
-    const whole = node.startsWith(marker) && node.endsWith(end);
-    const index = whole ? Number(node.slice(marker.length, -end.length)) : Number.NaN;
-    if (Number.isInteger(index)) return index;
-    state.embedded = true;
-    return null;
-  }
-  if (node === null || typeof node !== "object") return null;
-  const here: Slots = new Map();
-  if (Array.isArray(node)) {
-    node.forEach((child, index) => {
-      const found = collect(child, state);
-      if (found !== null) here.set(index, found);
-    });
-  } else {
-    for (const key in node) {
-      // A placeholder the compiler made a key of would not be put back: such a shape is not cached.
-      if (key.includes(marker) || key.includes(escapedMarker)) state.embedded = true;
-      const found = collect((node as Record<string, unknown>)[key], state);
-      if (found !== null) here.set(key, found);
-    }
-  }
-  return here.size > 0 ? here : null;
-}
-
-/** The plan with each slot's value put in, copying only the objects on the way to a slot. */
-export function fillSlots(plan: Plan, slots: Slots, values: string[]): Plan {
-  if (slots.size === 0) return plan;
-  const copy = (Array.isArray(plan) ? [...plan] : { ...(plan as object) }) as Record<
-    string | number,
-    unknown
-  >;
-  for (const [key, next] of slots) {
-    copy[key] = typeof next === "number" ? values[next] : fillSlots(copy[key], next, values);
   }
   return copy;
 }
 
-/** A copy of the plan with each placeholder replaced by its value; null when a placeholder is embedded. */
-export function fill(plan: Plan, values: string[]): Plan | null {
-  const slots = slotsOf(plan);
-  return slots ? fillSlots(plan, slots, values) : null;
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function deepFreeze<T>(node: T): T {
@@ -144,43 +102,22 @@ function deepFreeze<T>(node: T): T {
 
 /** One cache per compiler (each provider's runtime), so a plan never serves the other database. */
 function cached(compile: Compile): Compile {
-  const shapes: Shapes = new Map();
-  const remember = (key: string, shape: Shape | null) => {
-    if (shapes.size >= MAX_SHAPES) {
-      const oldest = shapes.keys().next().value;
-      if (oldest !== undefined) shapes.delete(oldest);
-    }
-    shapes.set(key, shape);
-  };
+  // Shapes seen once are kept apart, so that a stream of one-off shapes cannot push out shared plans.
+  const seenOnce = new Recent<true>(MAX_SHAPES);
+  const shapes = new Recent<Shared | null>(MAX_SHAPES);
   return function compileCached(this: unknown, request: string): Plan {
     const shape = parameterize(request);
     if (!shape) return compile.call(this, request);
-    const known = shapes.get(shape.key);
-    if (known === null) {
+    const known = shapes.use(shape.key);
+    if (known) return fillSlots(known.plan, known.slots, shape.values);
+    if (known === null) return compile.call(this, request);
+    if (!seenOnce.delete(shape.key)) {
+      seenOnce.keep(shape.key, true);
       return compile.call(this, request);
     }
-    if (known) {
-      // Most recently used last: the oldest shapes are the first to go.
-      shapes.delete(shape.key);
-      shapes.set(shape.key, known);
-      return fillSlots(known.plan, known.slots, shape.values);
-    }
-    let plan: Plan;
-    try {
-      plan = compile.call(this, shape.key);
-    } catch {
-      // The placeholders do not fit this shape (a string that must parse as something else).
-      remember(shape.key, null);
-      return compile.call(this, request);
-    }
-    const slots = slotsOf(plan);
-    if (!slots) {
-      remember(shape.key, null);
-      return compile.call(this, request);
-    }
-    // Frozen, so that an executor writing into a shared part fails loudly instead of leaking.
-    remember(shape.key, { plan: deepFreeze(plan), slots });
-    return fillSlots(plan, slots, shape.values);
+    const plan = compile.call(this, request);
+    shapes.keep(shape.key, learn(() => compile.call(this, shape.key), shape, plan));
+    return plan;
   };
 }
 
