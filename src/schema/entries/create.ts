@@ -2,16 +2,33 @@
 // (idempotent create by handle). Concurrent creates of one handle end as one entry: the losers of the
 // unique-key race update it instead.
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { accountScope } from "../access.ts";
+import { type AccountScope, accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
-import { findCollection } from "../collections/find.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { idOrHandle } from "../handles.ts";
+import { prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { EntryCreateInput } from "./inputs.ts";
 import { EntryCreatePayload } from "./payload.ts";
 import { chooseBlueprint, prepareEntry } from "./prepare.ts";
 import { insertEntry } from "./save.ts";
 import { applyEntryUpdate } from "./update.ts";
+
+/** The collection, with its blueprints and the ID of its entry with `handle` if there is one: one read. */
+async function findCreateTarget(ctx: Context, scope: AccountScope, collectionId: string, handle: string) {
+  const found = await ctx.db.collection.findFirst({
+    where: { ...scope, ...idOrHandle(collectionId, prefixes.collection) },
+    include: {
+      blueprints: { where: scope, orderBy: { id: "asc" }, select: { id: true, handle: true, fields: true } },
+      entries: { where: { ...scope, handle }, select: { id: true }, take: 1 },
+    },
+  });
+  if (!found) throw ApiError.notFound("Collection");
+  const { blueprints, entries, ...collection } = found;
+  return { collection, blueprints, existing: entries[0] };
+}
 
 builder.mutationField("entryCreate", (t) =>
   t.field({
@@ -23,30 +40,23 @@ builder.mutationField("entryCreate", (t) =>
     },
     resolve: async (_root, args, ctx, info) => {
       const scope = await accountScope(ctx, args.account_id, "write");
-      const collection = await findCollection(ctx, scope, args.collection_id);
       const { blueprint_handle: blueprintHandle, ...input } = args.input;
-      const byHandle = { handle: input.handle };
-      const existing = await ctx.db.entry.findFirst({
-        where: { ...scope, collectionId: collection.id, ...byHandle },
-        select: { id: true },
-      });
-      let created = false;
-      let id: string;
-      if (existing) {
-        id = await applyEntryUpdate(ctx, scope, collection, byHandle, input);
-      } else {
-        const blueprint = await chooseBlueprint(ctx, scope, collection, blueprintHandle);
-        const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
-        try {
-          id = await insertEntry(ctx, scope, collection, input, prepared);
-          created = true;
-        } catch (error) {
-          if (!isUniqueViolation(error)) throw error;
-          id = await applyEntryUpdate(ctx, scope, collection, byHandle, input);
-        }
-      }
+      const target = await findCreateTarget(ctx, scope, args.collection_id, input.handle);
+      const { collection } = target;
       const query = queryFromInfo({ context: ctx, info, path: ["entry"] });
-      return { created, entry: await ctx.db.entry.findUniqueOrThrow({ ...query, where: { id } }) };
+      const update = async () => {
+        const id = await applyEntryUpdate(ctx, scope, collection, { handle: input.handle }, input);
+        return { created: false, entry: await ctx.db.entry.findUniqueOrThrow({ ...query, where: { id } }) };
+      };
+      if (target.existing) return update();
+      const blueprint = chooseBlueprint(collection, target.blueprints, blueprintHandle);
+      const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
+      try {
+        return { created: true, entry: await insertEntry(ctx, scope, collection, input, prepared, query) };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        return update();
+      }
     },
   }),
 );

@@ -21,17 +21,11 @@ export interface PreparedEntry {
 }
 
 /** `blueprint_handle` if given (one of the collection's), else the collection's first blueprint. */
-export async function chooseBlueprint(
-  ctx: Context,
-  scope: AccountScope,
+export function chooseBlueprint(
   collection: CollectionRow,
+  blueprints: { id: string; handle: string; fields: unknown }[],
   handle: string | null | undefined,
-): Promise<BlueprintChoice> {
-  const blueprints = await ctx.db.blueprint.findMany({
-    where: { ...scope, collectionId: collection.id },
-    orderBy: { id: "asc" },
-    select: { id: true, handle: true, fields: true },
-  });
+): BlueprintChoice {
   const chosen =
     handle != null ? blueprints.find((b) => b.handle === handle || b.id === handle) : blueprints[0];
   if (!chosen) {

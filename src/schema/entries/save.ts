@@ -1,6 +1,7 @@
 // Writing an entry row with its references and content path. Updates are compare-and-set on `version`:
 // a writer that lost the race gets `false` and retries on the fresh row, so concurrent writers of
 // different fields never drop each other's values.
+import type { Entry } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import type { CollectionRow } from "../collections/find.ts";
 import { fieldTokens, usesDate } from "../collections/routing.ts";
@@ -26,6 +27,9 @@ export const storedEntrySelect = {
   references: { select: { field: true, toId: true } },
 } as const;
 
+/** What an entry read or write returns: a Pothos selection (`queryFromInfo`), or every column. */
+export type EntryQuery = { select?: object } | { include?: object };
+
 export interface StoredEntry extends PathEntry {
   id: string;
   data: unknown;
@@ -33,13 +37,18 @@ export interface StoredEntry extends PathEntry {
   references: { field: string; toId: string }[];
 }
 
+/**
+ * Inserts the entry with its references (one write: Prisma makes it a transaction) and returns it as
+ * `query` selects (Pothos' selection for the answer; every column without one).
+ */
 export async function insertEntry(
   ctx: Context,
   scope: AccountScope,
   collection: CollectionRow,
   input: EntryCreate,
   prepared: PreparedEntry,
-): Promise<string> {
+  query: EntryQuery = {},
+): Promise<Entry> {
   const now = new Date();
   const settled = {
     handle: input.handle,
@@ -48,34 +57,32 @@ export async function insertEntry(
     routingOverride: null,
   };
   const path = await settlePath(ctx, scope, collection, settled, prepared.references, []);
-  const id = newId(prefixes.entry);
-  await ctx.db.$transaction(async (tx) => {
-    await tx.entry.create({
-      data: {
-        id,
-        ...scope,
-        collectionId: collection.id,
-        blueprintId: prepared.blueprint.id,
-        handle: input.handle,
-        title: input.title,
-        published: input.published ?? true,
-        publishedAt: settled.publishedAt,
-        includeInSitemap: input.include_in_sitemap ?? true,
-        position: input.position ?? 0,
-        templateHandle: input.template_handle ?? null,
-        layoutHandle: input.layout_handle ?? null,
-        contentPath: path,
-        data: toJson(mergeValues({}, prepared.values)),
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    const rows = [...prepared.references].flatMap(([field, ids]) =>
-      ids.map((toId) => ({ ...scope, fromId: id, field, toId })),
-    );
-    if (rows.length > 0) await tx.entryReference.createMany({ data: rows });
+  const references = [...prepared.references].flatMap(([field, ids]) =>
+    ids.map((toId) => ({ ...scope, field, toId })),
+  );
+  const entry = await ctx.db.entry.create({
+    ...query,
+    data: {
+      id: newId(prefixes.entry),
+      ...scope,
+      collectionId: collection.id,
+      blueprintId: prepared.blueprint.id,
+      handle: input.handle,
+      title: input.title,
+      published: input.published ?? true,
+      publishedAt: settled.publishedAt,
+      includeInSitemap: input.include_in_sitemap ?? true,
+      position: input.position ?? 0,
+      templateHandle: input.template_handle ?? null,
+      layoutHandle: input.layout_handle ?? null,
+      contentPath: path,
+      data: toJson(mergeValues({}, prepared.values)),
+      createdAt: now,
+      updatedAt: now,
+      ...(references.length > 0 && { references: { createMany: { data: references } } }),
+    },
   });
-  return id;
+  return entry as Entry;
 }
 
 /** Returns false when another writer changed the entry since `stored` was read. */
