@@ -524,6 +524,17 @@ describe("entity fields", () => {
     });
   });
 
+  it("expands an entry that refers to itself with what its own update wrote", async () => {
+    const own = await createEntry("articles", { title: "Before", handle: "self-ref", summary: "old" });
+    const updated = await client.patch("/collections/articles/entries/self-ref", {
+      title: "After",
+      summary: "new",
+      related: own.id,
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.related).toMatchObject({ id: own.id, title: "After", summary: "new" });
+  });
+
   it("still answers when the referenced entry was deleted (assumed: the reference drops out)", async () => {
     const author = await createEntry("authors", { title: "Gone soon", handle: "gone-soon" });
     await createEntry("articles", {

@@ -15,6 +15,18 @@ export interface ReferencedEntry {
   blueprint: { fields: unknown };
 }
 
+/** What an expansion reads of a referenced entry (ReferencedEntry). */
+export const referencedEntrySelect = {
+  id: true,
+  title: true,
+  handle: true,
+  contentPath: true,
+  publishedAt: true,
+  published: true,
+  data: true,
+  blueprint: { select: { fields: true } },
+} as const;
+
 export interface ReferencedAsset {
   id: string;
   path: string;
@@ -38,16 +50,7 @@ export function createLoaders(ctx: Pick<Context, "db">): Loaders {
         loader = new DataLoader(async (ids) => {
           const rows = await ctx.db.entry.findMany({
             where: { accountId, id: { in: [...ids] } },
-            select: {
-              id: true,
-              title: true,
-              handle: true,
-              contentPath: true,
-              publishedAt: true,
-              published: true,
-              data: true,
-              blueprint: { select: { fields: true } },
-            },
+            select: referencedEntrySelect,
           });
           const byId = new Map(rows.map((row) => [row.id, row]));
           return ids.map((id) => byId.get(id) ?? null);

@@ -5,6 +5,7 @@ import type { AccountScope } from "../access.ts";
 import type { FieldDefinition } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import { prefixes } from "../ids.ts";
+import { referencedEntrySelect } from "../loaders.ts";
 
 export interface EntityLookup {
   ctx: Context;
@@ -13,17 +14,19 @@ export interface EntityLookup {
   ownCollectionId?: string;
 }
 
-/** The referenced entry's ID, or undefined when the reference does not resolve in the account. */
+/**
+ * The referenced entry's ID, or undefined when the reference does not resolve in the account. The entry
+ * is read as an expansion reads it, through the request's loader, so that the answer expands it without
+ * reading it again (an entry write clears the loader: see updateEntry).
+ */
 export async function resolveEntity(
   lookup: EntityLookup,
   field: FieldDefinition,
   ref: string,
 ): Promise<string | undefined> {
   const { ctx, scope } = lookup;
-  if (ref.startsWith(prefixes.entry)) {
-    const entry = await ctx.db.entry.findFirst({ where: { ...scope, id: ref }, select: { id: true } });
-    return entry?.id;
-  }
+  const loader = ctx.loaders.entries(scope.accountId);
+  if (ref.startsWith(prefixes.entry)) return (await loader.load(ref))?.id;
   const separator = ref.indexOf(":");
   const collectionHandle =
     separator >= 0
@@ -41,7 +44,9 @@ export async function resolveEntity(
         ? { collection: { ...scope, handle: collectionHandle } }
         : { collectionId: lookup.ownCollectionId }),
     },
-    select: { id: true },
+    select: referencedEntrySelect,
   });
-  return entry?.id;
+  if (!entry) return undefined;
+  loader.prime(entry.id, entry);
+  return entry.id;
 }

@@ -101,7 +101,7 @@ export async function updateEntry(
     routingOverride: stored.routingOverride,
   };
   const path = await settlePath(ctx, scope, collection, settled, prepared.references, stored.references);
-  return ctx.db.$transaction(async (tx) => {
+  const written = await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.entry.updateMany({
       where: { id: stored.id, version: stored.version },
       data: {
@@ -131,6 +131,10 @@ export async function updateEntry(
     if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);
     return true;
   });
+  // Entries resolved before the write were kept in the loader: this entry and its children changed, or
+  // another writer won and the retry must read afresh.
+  ctx.loaders.entries(scope.accountId).clearAll();
+  return written;
 }
 
 function mergeValues(stored: unknown, changes: Record<string, unknown>): Record<string, unknown> {
