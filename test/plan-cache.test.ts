@@ -2,6 +2,7 @@
 // each request's own values back. End to end, every test's reads and writes run through it, and
 // plan-cache-writes.test.ts reads back what shared write plans stored.
 import { describe, expect, it } from "vitest";
+import { Recent } from "../src/db/plan-cache.ts";
 import { parameterize } from "../src/db/plan-shape.ts";
 import { fillSlots, slotsOf } from "../src/db/plan-slots.ts";
 
@@ -150,5 +151,25 @@ describe("filling a plan", () => {
   it("refuses a plan where a placeholder became an object key", () => {
     const request = read({ handle: "x" });
     expect(fill(request, (args) => ({ columns: { [args.where.handle]: 1 } }), ["x"])).toBeNull();
+  });
+});
+
+describe("kept shapes", () => {
+  it("forget the least recently used past their count or their characters of keys", () => {
+    const byCount = new Recent<number>(2, 1000);
+    byCount.keep("a", 1);
+    byCount.keep("b", 2);
+    byCount.use("a");
+    byCount.keep("c", 3);
+    expect([byCount.use("a"), byCount.use("b"), byCount.use("c")]).toEqual([1, undefined, 3]);
+
+    const byChars = new Recent<number>(100, 10);
+    byChars.keep("aaaa", 1);
+    byChars.keep("bbbb", 2);
+    byChars.keep("cccc", 3);
+    expect([byChars.use("aaaa"), byChars.use("bbbb"), byChars.use("cccc")]).toEqual([undefined, 2, 3]);
+    expect(byChars.forget("bbbb")).toBe(true);
+    byChars.keep("dddddd", 4);
+    expect([byChars.use("cccc"), byChars.use("dddddd")]).toEqual([3, 4]);
   });
 });

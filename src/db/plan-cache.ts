@@ -8,12 +8,13 @@
 // always compiles anew. Generated values (now(), @updatedAt) are calls in the plan, made when it runs.
 // Plans are frozen and copied on every use, so nothing the executor does to one leaks into another.
 // A shape is learnt on its second request: one seen once costs no extra compile.
+
+import { isDeepStrictEqual } from "node:util";
 // The compiler runtimes ship without type declarations; only `QueryCompiler.prototype.compile` is used.
 // @ts-expect-error TS7016
 import * as postgresql from "@prisma/client/runtime/query_compiler_bg.postgresql.mjs";
 // @ts-expect-error TS7016
 import * as sqlite from "@prisma/client/runtime/query_compiler_bg.sqlite.mjs";
-import { isDeepStrictEqual } from "node:util";
 import { type PlanShape, parameterize } from "./plan-shape.ts";
 import { fillSlots, type Slots, slotsOf } from "./plan-slots.ts";
 
@@ -21,6 +22,13 @@ type Plan = unknown;
 type Compile = (this: unknown, request: string) => Plan;
 
 const MAX_SHAPES = 2000;
+/**
+ * What a shape keeps in its key (numbers, nested writes, the length of an `in` list) is not bounded by the
+ * request's size limit: each map of shapes keeps at most this many characters of keys, and a longer key is
+ * not kept at all (its request is compiled every time). A bulk createMany of 2,000 rows makes a 600 KB key.
+ */
+const MAX_KEY_CHARS = 8 * 1024 * 1024;
+const MAX_KEPT_KEY_CHARS = 1024 * 1024;
 
 interface Shared {
   /** Frozen: plans share every part without a placeholder. */
@@ -28,26 +36,39 @@ interface Shared {
   slots: Slots;
 }
 
-/** A map that forgets its least recently used keys past `limit`. */
-class Recent<V> extends Map<string, V> {
-  constructor(private readonly limit: number) {
-    super();
-  }
+/** A map that forgets its least recently used keys past `maxKeys` keys or `maxChars` characters of keys. */
+export class Recent<V> {
+  private readonly entries = new Map<string, V>();
+  private chars = 0;
+
+  constructor(
+    private readonly maxKeys = MAX_SHAPES,
+    private readonly maxChars = MAX_KEY_CHARS,
+  ) {}
 
   /** The value, now the most recently used. */
   use(key: string): V | undefined {
-    const value = super.get(key);
+    const value = this.entries.get(key);
     if (value !== undefined) this.keep(key, value);
     return value;
   }
 
   keep(key: string, value: V): void {
-    this.delete(key);
-    if (this.size >= this.limit) {
-      const oldest = this.keys().next().value;
-      if (oldest !== undefined) this.delete(oldest);
+    this.forget(key);
+    while (this.entries.size >= this.maxKeys || this.chars + key.length > this.maxChars) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.forget(oldest);
     }
-    this.set(key, value);
+    this.entries.set(key, value);
+    this.chars += key.length;
+  }
+
+  /** Whether the key was there. */
+  forget(key: string): boolean {
+    if (!this.entries.delete(key)) return false;
+    this.chars -= key.length;
+    return true;
   }
 }
 
@@ -73,7 +94,10 @@ function learn(compile: () => Plan, shape: PlanShape, compiled: Plan): Shared | 
  */
 function sameJson(compiled: Plan, slots: Slots, values: unknown[]): Plan {
   if (compiled === null || typeof compiled !== "object") return compiled;
-  const copy = (Array.isArray(compiled) ? [...compiled] : { ...compiled }) as Record<string | number, unknown>;
+  const copy = (Array.isArray(compiled) ? [...compiled] : { ...compiled }) as Record<
+    string | number,
+    unknown
+  >;
   for (const [key, slot] of slots) {
     const here = copy[key];
     if (slot instanceof Map) copy[key] = sameJson(here, slot, values);
@@ -103,20 +127,23 @@ function deepFreeze<T>(node: T): T {
 /** One cache per compiler (each provider's runtime), so a plan never serves the other database. */
 function cached(compile: Compile): Compile {
   // Shapes seen once are kept apart, so that a stream of one-off shapes cannot push out shared plans.
-  const seenOnce = new Recent<true>(MAX_SHAPES);
-  const shapes = new Recent<Shared | null>(MAX_SHAPES);
+  const seenOnce = new Recent<true>();
+  const shapes = new Recent<Shared | null>();
   return function compileCached(this: unknown, request: string): Plan {
     const shape = parameterize(request);
-    if (!shape) return compile.call(this, request);
+    if (!shape || shape.key.length > MAX_KEPT_KEY_CHARS) return compile.call(this, request);
     const known = shapes.use(shape.key);
     if (known) return fillSlots(known.plan, known.slots, shape.values);
     if (known === null) return compile.call(this, request);
-    if (!seenOnce.delete(shape.key)) {
+    if (!seenOnce.forget(shape.key)) {
       seenOnce.keep(shape.key, true);
       return compile.call(this, request);
     }
     const plan = compile.call(this, request);
-    shapes.keep(shape.key, learn(() => compile.call(this, shape.key), shape, plan));
+    shapes.keep(
+      shape.key,
+      learn(() => compile.call(this, shape.key), shape, plan),
+    );
     return plan;
   };
 }
