@@ -3,7 +3,9 @@
 // hostile values, wholly random objects, and raw bytes that are not a JSON object or not UTF-8. Every
 // answer must come within a timeout and be a 2xx or a documented 4xx with the contract's error body,
 // never a 5xx. The GraphQL mutations (the same resolvers) get hostile `input` variables too, a fifth as many
-// cases, and must never answer a 5xx or an internal error. Afterwards the server has logged no error, and
+// cases, and must never answer a 5xx or an internal error. Visitors' form submissions to the public site get
+// hostile fields, encodings and raw bytes, a tenth as many cases, and must answer a 303, a JSON 200 or a
+// documented 4xx. Afterwards the server has logged no error, and
 // records of the same account and of another account are unchanged.
 // The seed is fixed (FUZZ_SEED overrides it, FUZZ_CASES the number of cases) and printed on failure.
 // Cases run 16 at a time (fast-check runs one batch per property run), so a failure is not shrunk: the
@@ -23,8 +25,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Route, routes } from "../src/rest/routes.ts";
 import { type Api, api, request } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { hostileKey, hostileValue, multipartUpload, Pairs, rawBody, toJson } from "./helpers/hostile.ts";
+import {
+  hostileKey,
+  hostileString,
+  hostileValue,
+  multipartUpload,
+  Pairs,
+  rawBody,
+  toJson,
+} from "./helpers/hostile.ts";
 import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { siteRequest } from "./helpers/site.ts";
 import { populateTenant, snapshotTenant, type TenantData } from "./helpers/tenant.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -454,6 +465,115 @@ describe("hostile input variables to every GraphQL mutation", () => {
       );
     }
     expect(sentGraphQL).toBeGreaterThanOrEqual(Math.min(GRAPHQL_CASES, mutations.length * BATCH));
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The public site's form submissions: no token, the account found by Host.
+
+const SUBMISSION_CASES = Math.round(CASES / 10);
+
+interface Submission {
+  handle: string;
+  pairs: [string, string][];
+  encoding: "urlencoded" | "multipart" | "raw";
+  raw: { bytes: Uint8Array; type: string | null };
+  json: boolean;
+}
+
+const submissionField = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "fields[name]",
+      "fields[message]",
+      "name",
+      "website",
+      "redirect_url",
+      "success_message",
+    ),
+  },
+  { weight: 2, arbitrary: hostileString.map((key) => `fields[${key}]`) },
+  { weight: 1, arbitrary: hostileString },
+);
+
+const submissionArbitrary = (formHandle: string): fc.Arbitrary<Submission> =>
+  fc.record({
+    handle: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(formHandle) },
+      // Other handles; "", "." and ".." would name another path than the submit endpoint's.
+      {
+        weight: 1,
+        arbitrary: hostileString.filter((handle) => !["", ".", ".."].includes(handle) && handle.length < 200),
+      },
+    ),
+    pairs: fc.array(fc.tuple(submissionField, hostileString), { maxLength: 8 }),
+    encoding: fc.constantFrom("urlencoded", "multipart", "raw"),
+    raw: rawBody,
+    json: fc.boolean(),
+  });
+
+async function submissionBody(submission: Submission): Promise<{ body: Uint8Array; type: string | null }> {
+  if (submission.encoding === "raw") return { body: submission.raw.bytes, type: submission.raw.type };
+  if (submission.encoding === "urlencoded") {
+    const body = new URLSearchParams(submission.pairs).toString();
+    return { body: new TextEncoder().encode(body), type: "application/x-www-form-urlencoded" };
+  }
+  const form = new FormData();
+  for (const [key, value] of submission.pairs) form.append(key, value);
+  const encoded = new Response(form);
+  return { body: new Uint8Array(await encoded.arrayBuffer()), type: encoded.headers.get("content-type") };
+}
+
+/** The text with unpaired surrogates replaced, as a browser sends them (encodeURIComponent throws on them). */
+const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
+async function sendSubmission(submission: Submission): Promise<void> {
+  const { body, type } = await submissionBody(submission);
+  const path = `/cms/${encodeURIComponent(wellFormed(submission.handle))}/submit`;
+  const headers: Record<string, string> = { accept: submission.json ? "application/json" : "text/html" };
+  if (type) headers["content-type"] = type;
+  const label = () =>
+    `POST ${path} (${submission.encoding}, ${type}, json ${submission.json}) body[${body.length}]: ` +
+    JSON.stringify(Buffer.from(body).toString("latin1").slice(0, 300));
+  let answer: Awaited<ReturnType<typeof siteRequest>>;
+  try {
+    answer = await siteRequest(server, path, main.domain, {
+      method: "POST",
+      headers,
+      body,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+    });
+  } catch (error) {
+    throw new Error(`${label()}\n→ ${error}`);
+  }
+  sentSubmissions += 1;
+  const contentType = String(answer.headers["content-type"] ?? "");
+  // A browser is sent back to a page, or shown a page listing what to fix; a JSON client gets JSON.
+  const success = submission.json ? 200 : 303;
+  if (answer.status === success) return;
+  const fail = (problem: string) => {
+    throw new Error(`${label()}\n→ ${answer.status} ${answer.text.slice(0, 500)}\n${problem}`);
+  };
+  if (answer.status < 400) fail(`a ${answer.status} answer where success is ${success}`);
+  if (!submission.json && answer.status === 422 && contentType.includes("text/html")) return;
+  const problem = problemOf(answer.status, contentType, answer.text);
+  if (problem) fail(problem);
+}
+
+let sentSubmissions = 0;
+
+describe("hostile form submissions to the public site", () => {
+  it("answers a 303, a JSON 200 or a documented 4xx with the error body, in time", async () => {
+    await inBatches(
+      "POST /cms/:handle/submit",
+      SEED + 2000,
+      submissionArbitrary(target.handles.form ?? ""),
+      SUBMISSION_CASES,
+      sendSubmission,
+    );
+    expect(sentSubmissions).toBeGreaterThanOrEqual(Math.min(SUBMISSION_CASES, BATCH));
   }, 120_000);
 });
 

@@ -270,6 +270,23 @@ describe("forms on the site", () => {
       redirect_url: "/after",
     });
     expect(ownRedirect.headers.location).toBe("/after");
+    // Characters a header cannot carry are percent-encoded; a path with a tab or newline (which browsers
+    // drop, making "/\t/evil.test" the host "//evil.test") is not followed.
+    const unicode = await post("/cms/contact/submit", {
+      "fields[name]": "Di",
+      "fields[email]": "d@x.test",
+      redirect_url: "/danke schön/✓",
+    });
+    expect(unicode.status, unicode.text).toBe(303);
+    expect(unicode.headers.location).toBe("/danke%20sch%C3%B6n/%E2%9C%93");
+    for (const sneaky of ["/\t/evil.test", "/\n/evil.test"]) {
+      const answer = await post("/cms/contact/submit", {
+        "fields[name]": "Ed",
+        "fields[email]": "e@x.test",
+        redirect_url: sneaky,
+      });
+      expect(answer.headers.location, sneaky).toBe("/thanks");
+    }
   });
 
   it("answers JSON clients with {ok, message} and refuses missing required fields without saving", async () => {

@@ -92,5 +92,17 @@ export async function handleSubmit(
   const answer = result.data?.siteFormSubmit as { message: string; redirect_url: string | null };
   if (wantsJson) return json({ ok: true, message: answer.message }, 200);
   const location = answer.redirect_url ?? request.headers.get("referer") ?? "/";
-  return new Response(null, { status: 303, headers: { location } });
+  return new Response(null, { status: 303, headers: { location: headerSafe(location) } });
+}
+
+/** A URL as a header can carry it: non-ASCII characters, spaces and controls percent-encoded (UTF-8). */
+function headerSafe(url: string): string {
+  return url.replace(/[^\x21-\x7e]/gu, (character) => {
+    try {
+      return encodeURIComponent(character);
+    } catch {
+      // An unpaired surrogate: what a browser would send in its place.
+      return "%EF%BF%BD";
+    }
+  });
 }

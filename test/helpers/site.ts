@@ -8,16 +8,24 @@ export interface SiteResponse {
   text: string;
 }
 
-export function siteGet(
+export interface SiteRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Fails the request when no answer came in this time. */
+  timeoutMs?: number;
+}
+
+export function siteRequest(
   server: TestServer,
   path: string,
   host: string,
-  headers: Record<string, string> = {},
+  { method = "GET", headers = {}, body, timeoutMs }: SiteRequest = {},
 ): Promise<SiteResponse> {
   const { port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port, path, method: "GET", headers: { host, ...headers } },
+      { host: "127.0.0.1", port, path, method, headers: { host, ...headers } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -30,7 +38,18 @@ export function siteGet(
         );
       },
     );
+    if (timeoutMs)
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
+}
+
+export function siteGet(
+  server: TestServer,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<SiteResponse> {
+  return siteRequest(server, path, host, { headers });
 }

@@ -21,7 +21,16 @@ export interface PostedAnswer {
 
 /** A posted redirect is followed only to a path on the same site: no open redirects. */
 function sameSitePath(url: string | null | undefined): string | null {
-  return url && /^\/(?![/\\])/.test(url) ? url : null;
+  return url && /^\/(?![/\\])/.test(url) && !hasControlCharacters(url) ? url : null;
+}
+
+/** Browsers drop tabs and newlines from URLs, which would make `/\t/host` the other host `//host`. */
+function hasControlCharacters(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 export interface SubmissionResult {
