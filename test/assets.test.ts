@@ -315,6 +315,11 @@ describe("JSON upload", () => {
       asset: { filename: "x.bin", content_type: "not a type", data: "AAAA" },
     });
     expectError(response, 422, "content_type");
+    // A header carries only Latin-1: a type with other characters could never be served.
+    const unicode = await client.post("/assets", {
+      asset: { filename: "y.txt", content_type: 'text/plain; name="✓"', data: "AAAA" },
+    });
+    expectError(unicode, 422, "content_type");
   });
 
   it("accepts a JSON upload larger than the 2 MB JSON body limit, up to the upload limit", async () => {

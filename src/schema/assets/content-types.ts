@@ -79,7 +79,8 @@ export function contentTypeFor(filename: string, declared: string | null | undef
 }
 
 const token = "[A-Za-z0-9!#$&^_.+-]+";
-const mediaType = new RegExp(`^${token}/${token}(?:\\s*;\\s*${token}=(?:${token}|"[^";\\\\\\r\\n]*"))*$`);
+// Quoted values in printable ASCII but `"`, `;` and `\`: a header carries nothing else safely.
+const mediaType = new RegExp(`^${token}/${token}(?:\\s*;\\s*${token}=(?:${token}|"[ !#-:<-\\[\\]-~]*"))*$`);
 
 /** `type/subtype` with optional parameters; the type and subtype are lowercased. */
 export const contentTypeSchema = z
