@@ -5,8 +5,9 @@
 // never a 5xx. The GraphQL mutations (the same resolvers) get hostile `input` variables too, a fifth as many
 // cases, and must never answer a 5xx or an internal error. Visitors' form submissions to the public site get
 // hostile fields, encodings and raw bytes, a tenth as many cases, and must answer a 303, a JSON 200 or a
-// documented 4xx. Afterwards the server has logged no error, and
-// records of the same account and of another account are unchanged.
+// documented 4xx; the content queries for frontend apps get hostile filters, sorts, cursors and paths, a
+// tenth as many cases, and must never answer a 5xx or an internal error. Afterwards the server has logged
+// no error, and records of the same account and of another account are unchanged.
 // The seed is fixed (FUZZ_SEED overrides it, FUZZ_CASES the number of cases) and printed on failure.
 // Cases run 16 at a time (fast-check runs one batch per property run), so a failure is not shrunk: the
 // message names the request, and the seed replays the same cases.
@@ -465,6 +466,136 @@ describe("hostile input variables to every GraphQL mutation", () => {
       );
     }
     expect(sentGraphQL).toBeGreaterThanOrEqual(Math.min(GRAPHQL_CASES, mutations.length * BATCH));
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The content queries for frontend apps: hostile filters, sorts, cursors, pages and paths.
+
+const CONTENT_CASES = Math.round(CASES / 10);
+
+const contentQuery = `query ($a: ID!, $c: ID!, $filter: [ContentFilter!], $sort: [ContentSort!], $page: Int,
+  $per_page: Int, $first: Int, $after: String, $path: String, $handle: String) {
+  list: contentEntries(account_id: $a, collection: $c, filter: $filter, sort: $sort, page: $page, per_page: $per_page) {
+    data { id handle values } pagination { total }
+  }
+  connection: contentEntriesConnection(account_id: $a, collection: $c, filter: $filter, sort: $sort, first: $first, after: $after) {
+    edges { cursor node { id values } } total
+  }
+  byPath: contentEntry(account_id: $a, path: $path) { id values }
+  byHandle: contentEntry(account_id: $a, collection: $c, handle: $handle) { id }
+}`;
+
+const contentFieldName = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "id",
+      "handle",
+      "title",
+      "content_path",
+      "position",
+      "created_at",
+      "updated_at",
+      "published_at",
+      "body",
+      "related",
+      "cover",
+    ),
+  },
+  { weight: 1, arbitrary: hostileString.filter((name) => name.length < 200) },
+);
+
+const filterArbitrary = fc
+  .tuple(
+    contentFieldName,
+    fc.subarray(["eq", "ne", "in", "contains", "starts_with", "lt", "lte", "gt", "gte"], { maxLength: 3 }),
+    fc.array(hostileValue(["field", "eq", "in"]), { minLength: 3, maxLength: 3 }),
+    fc.array(hostileValue(["field", "eq", "in"]), { maxLength: 4 }),
+    hostileString,
+  )
+  .map(([field, ops, values, list, text]) => {
+    const entries: [string, unknown][] = [["field", field]];
+    ops.forEach((op, index) => {
+      if (op === "in") entries.push([op, list]);
+      else if (op === "contains" || op === "starts_with") entries.push([op, text]);
+      else entries.push([op, values[index]]);
+    });
+    return new Pairs(entries);
+  });
+
+const contentArbitrary = (collection: string) =>
+  fc
+    .record({
+      c: fc.oneof({ weight: 4, arbitrary: fc.constant(collection) }, { weight: 1, arbitrary: hostileString }),
+      filter: fc.option(fc.array(filterArbitrary, { maxLength: 4 }), { nil: undefined }),
+      sort: fc.option(
+        fc.array(
+          fc.tuple(contentFieldName, fc.constantFrom("asc", "desc")).map(
+            ([field, direction]) =>
+              new Pairs([
+                ["field", field],
+                ["direction", direction],
+              ]),
+          ),
+          { maxLength: 3 },
+        ),
+        { nil: undefined },
+      ),
+      // Mostly valid, so that the filters and sorts are reached.
+      page: fc.option(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 5 }) }, fc.integer()), {
+        nil: undefined,
+      }),
+      per_page: fc.option(
+        fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 100 }) }, fc.integer()),
+        {
+          nil: undefined,
+        },
+      ),
+      first: fc.option(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 100 }) }, fc.integer()), {
+        nil: undefined,
+      }),
+      after: fc.option(hostileString, { nil: undefined }),
+      path: fc.option(hostileString, { nil: undefined }),
+      handle: fc.option(hostileString, { nil: undefined }),
+    })
+    .map((variables) => new Pairs(Object.entries(variables).filter(([, value]) => value !== undefined)));
+
+let sentContent = 0;
+
+async function sendContentQuery(variables: Pairs): Promise<void> {
+  const body = `{"query":${JSON.stringify(contentQuery)},"variables":${toJson(
+    new Pairs([["a", main.account_id], ...variables.entries]),
+  )}}`;
+  const label = `content queries ${body.slice(contentQuery.length, contentQuery.length + 600)}`;
+  let response: Response;
+  try {
+    response = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${main.token}` },
+      body,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`${label}\n→ no answer within ${REQUEST_TIMEOUT_MS} ms (${error})`);
+  }
+  const text = await response.text();
+  sentContent += 1;
+  if (response.status >= 500 || /INTERNAL_SERVER_ERROR|Unexpected error/.test(text)) {
+    throw new Error(`${label}\n→ ${response.status} ${text.slice(0, 500)}`);
+  }
+}
+
+describe("hostile arguments to the content queries", () => {
+  it("never answers a 5xx or an internal error", async () => {
+    await inBatches(
+      "content queries",
+      SEED + 3000,
+      contentArbitrary(target.handles.collection ?? ""),
+      CONTENT_CASES,
+      sendContentQuery,
+    );
+    expect(sentContent).toBeGreaterThanOrEqual(Math.min(CONTENT_CASES, BATCH));
   }, 120_000);
 });
 
