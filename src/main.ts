@@ -6,6 +6,7 @@ import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { answerClientErrors } from "./http/client-errors.ts";
 import { createOutbox } from "./mail/index.ts";
 import { loadMailSettings } from "./mail/settings.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
@@ -47,6 +48,7 @@ const server = createServer(
     app(request, response);
   }),
 );
+answerClientErrors(server);
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

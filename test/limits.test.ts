@@ -1,7 +1,9 @@
 // Limits (issue #6) in one place, as the README's API notes state them: list pages (past the end is empty;
 // below 1, past 1,000,000 or not a whole number is a 422 on `page`), handle lengths and characters, the
 // number of fields of a blueprint, and the longest names, titles and texts. Each is a 422 on the field,
-// never a 500; body (413) and upload (413) sizes are tested in conventions.test.ts and assets.test.ts.
+// never a 500; body (413) and upload (413) sizes are tested in conventions.test.ts and assets.test.ts. URLs
+// and headers past Node's 16 KB (431) and malformed requests (400) get the error body too.
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../src/rest/routes.ts";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
@@ -237,5 +239,32 @@ describe("names, titles and texts", () => {
     expect((await client.post("/collections/blog/entries", { title: long(500), handle: "n9" })).status).toBe(
       201,
     );
+  });
+});
+
+describe("requests Node refuses before reading them", () => {
+  /** The raw answer to `text` written on a fresh connection. */
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), "127.0.0.1", () => socket.end(text));
+      let answer = "";
+      socket.on("data", (chunk) => (answer += chunk));
+      socket.on("end", () => resolve(answer));
+      socket.on("error", reject);
+    });
+
+  it("answers a URL and headers past 16 KB with 431 and the error body on headers", async () => {
+    const response = await client.get(`/collections?handle=${"x".repeat(20_000)}`);
+    expectError(response, 431, "headers");
+  });
+
+  it("answers a malformed request with 400 and the error body", async () => {
+    const answer = await raw("GET /v1 HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      error: "Malformed HTTP request",
+      details: [],
+    });
   });
 });
