@@ -6,7 +6,8 @@
 // cases, and must never answer a 5xx or an internal error. Visitors' form submissions to the public site get
 // hostile fields, encodings and raw bytes, a tenth as many cases, and must answer a 303, a JSON 200 or a
 // documented 4xx; the content queries for frontend apps get hostile filters, sorts, cursors and paths, a
-// tenth as many cases, and must never answer a 5xx or an internal error. Afterwards the server has logged
+// tenth as many cases, and must never answer a 5xx or an internal error; every GET route gets hostile query
+// strings, a tenth as many cases, and must answer 200 or a documented 4xx. Afterwards the server has logged
 // no error, and records of the same account and of another account are unchanged.
 // The seed is fixed (FUZZ_SEED overrides it, FUZZ_CASES the number of cases) and printed on failure.
 // Cases run 16 at a time (fast-check runs one batch per property run), so a failure is not shrunk: the
@@ -48,7 +49,7 @@ const GRAPHQL_CASES = Math.round(CASES / 5);
 const BATCH = 16;
 const REQUEST_TIMEOUT_MS = 15_000;
 /** The 4xx statuses the contract and README document for a write with a valid token. */
-const DOCUMENTED = new Set([400, 404, 409, 413, 422]);
+const DOCUMENTED = new Set([400, 404, 409, 413, 422, 431]);
 
 let server: TestServer;
 let main: TestAccount;
@@ -128,23 +129,29 @@ const segmentResource: Record<string, string> = {
   assets: "asset",
 };
 
+/** The route's path with the target records' IDs. */
+function targetPath(route: Route): string {
+  const segments = route.path.split("/");
+  return segments
+    .map((segment, index) => {
+      if (segment === ":account_id") return main.account_id;
+      if (segment === ":collection_id") return target.ids.collection;
+      if (segment === ":navigation_id") return target.ids.navigation;
+      if (segment !== ":id") return segment;
+      const resource = segmentResource[segments[index - 1] ?? ""];
+      const id = resource && target.ids[resource];
+      if (!id) throw new Error(`fuzz.test.ts does not know the record of ${route.path}: add it`);
+      return id;
+    })
+    .join("/");
+}
+
 function endpoints(): Endpoint[] {
   const list: Endpoint[] = [];
   for (const route of routes) {
     if (route.method !== "POST" && route.method !== "PUT") continue;
     const segments = route.path.split("/");
-    const path = segments
-      .map((segment, index) => {
-        if (segment === ":account_id") return main.account_id;
-        if (segment === ":collection_id") return target.ids.collection;
-        if (segment === ":navigation_id") return target.ids.navigation;
-        if (segment !== ":id") return segment;
-        const resource = segmentResource[segments[index - 1] ?? ""];
-        const id = resource && target.ids[resource];
-        if (!id) throw new Error(`fuzz.test.ts does not know the record of ${route.path}: add it`);
-        return id;
-      })
-      .join("/");
+    const path = targetPath(route);
     const resource = segments.filter((segment) => !segment.startsWith(":")).pop() ?? "";
     for (const method of route.method === "PUT" ? (["PUT", "PATCH"] as const) : (["POST"] as const)) {
       list.push({ method, route, path, resource });
@@ -466,6 +473,63 @@ describe("hostile input variables to every GraphQL mutation", () => {
       );
     }
     expect(sentGraphQL).toBeGreaterThanOrEqual(Math.min(GRAPHQL_CASES, mutations.length * BATCH));
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Reads: hostile query strings on every GET route.
+
+const QUERY_CASES = Math.round(CASES / 10);
+
+const queryParameter = fc.tuple(
+  fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom("page", "per_page", "handle", "published", "path", "collection_id", "flat"),
+    },
+    { weight: 1, arbitrary: hostileString.filter((name) => name.length < 200) },
+  ),
+  fc.oneof(
+    { weight: 2, arbitrary: fc.integer().map(String) },
+    { weight: 1, arbitrary: fc.constantFrom("1e3", "0x10", "2.5", " 7", "-0", "99999999999999999999", "") },
+    { weight: 3, arbitrary: hostileString },
+  ),
+);
+
+let sentQueries = 0;
+
+async function sendQuery(route: Route, parameters: [string, string][]): Promise<void> {
+  const search = new URLSearchParams(parameters.map(([name, value]) => [name, wellFormed(value)]));
+  const url = `${server.url}/v1${targetPath(route)}?${search}`;
+  const label = () => `GET ${url.slice(0, 400)}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { authorization: `Bearer ${main.token}` },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`${label()}\n→ no answer within ${REQUEST_TIMEOUT_MS} ms (${error})`);
+  }
+  const text = await response.text();
+  sentQueries += 1;
+  const problem = problemOf(response.status, response.headers.get("content-type") ?? "", text);
+  if (problem) throw new Error(`${label()}\n→ ${response.status} ${text.slice(0, 500)}\n${problem}`);
+}
+
+describe("hostile query strings to every GET route", () => {
+  it("answers only 200 or a documented 4xx with the error body, in time", async () => {
+    const reads = routes.filter((route) => route.method === "GET");
+    for (const [index, route] of reads.entries()) {
+      await inBatches(
+        `GET ${route.path}`,
+        SEED + 4000 + index,
+        fc.array(queryParameter, { maxLength: 4 }),
+        QUERY_CASES / reads.length,
+        (parameters) => sendQuery(route, parameters),
+      );
+    }
+    expect(sentQueries).toBeGreaterThanOrEqual(Math.min(QUERY_CASES, reads.length * BATCH));
   }, 120_000);
 });
 
