@@ -1,5 +1,6 @@
 // Hostile paths on the public site: encoded NUL and other control characters, backslashes and broken
-// percent-encoding name no page and are a 404 (never a 500), on pages, the form submit path and assets.
+// percent-encoding name no page and are a 404 (never a 500), on pages, the form submit path and assets;
+// page numbers past any limit are not a 500 either.
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
@@ -49,3 +50,10 @@ it("answers a form post to a NUL form handle with a 4xx", async () => {
   expect(answer).toBeGreaterThanOrEqual(400);
   expect(answer).toBeLessThan(500);
 });
+
+it.each(["/?page=99999999999999999999", "/blog?page=2147483648", "/?page=1e30"])(
+  "answers GET %s without a 500 (a page number past GraphQL's Int)",
+  async (path) => {
+    expect(await status(path)).toBeLessThan(500);
+  },
+);

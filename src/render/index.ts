@@ -13,6 +13,9 @@ import { type RenderScope, withRenderScope } from "./render-scope.ts";
 import { type EntryList, loadEntryList, loadSite } from "./site-data.ts";
 import { handleSubmit, SUBMIT_PATH } from "./submit.ts";
 
+/** The largest GraphQL Int. */
+const GRAPHQL_MAX_INT = 2_147_483_647;
+
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
 
@@ -29,7 +32,8 @@ export function createSiteHandler(schema: GraphQLSchema) {
     if (own) return own;
 
     const requested = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
-    const page = Number.isFinite(requested) && requested > 0 ? requested : 1;
+    // The `page` argument is a GraphQL Int: a larger number asks for a page past any end all the same.
+    const page = Number.isFinite(requested) && requested > 0 ? Math.min(requested, GRAPHQL_MAX_INT) : 1;
     // All a page depends on besides the data; the Host as sent (the account is found by it), not as the
     // URL parser rewrote it. Other query parameters change nothing, so they do not make new keys.
     const key = ["page", url.protocol, request.headers.get("host"), url.pathname, page].join("\u0000");
