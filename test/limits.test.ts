@@ -259,6 +259,12 @@ describe("requests Node refuses before reading them", () => {
     expectError(response, 431, "headers");
   });
 
+  it("answers a HEAD request past 16 KB with 431 and no body", async () => {
+    const answer = await raw(`HEAD /v1?x=${"x".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(answer.endsWith("\r\n\r\n")).toBe(true);
+  });
+
   it("answers a malformed request with 400 and the error body", async () => {
     const answer = await raw("GET /v1 HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);

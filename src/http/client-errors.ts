@@ -23,10 +23,12 @@ export function answerClientErrors(server: Server): void {
     const answer = answers[error.code ?? ""] ?? { status: 400, error: "Malformed HTTP request" };
     const details = answer.path ? [{ path: answer.path, message: answer.message ?? "" }] : [];
     const body = JSON.stringify({ error: answer.error, details });
+    // The answer to a HEAD request has no body (the parser's buffer tells the method, when it has one).
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.toString("latin1", 0, 5) === "HEAD ";
     socket.end(
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
         "Content-Type: application/json; charset=utf-8\r\n" +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
     );
   });
 }
