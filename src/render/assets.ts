@@ -18,19 +18,15 @@ export async function serveAsset(request: Request, ctx: Context): Promise<Respon
   if (!asset) return notFound();
 
   const etag = `"${asset.id}"`;
-  // Types are checked on upload; one stored before that check could hold what a header cannot carry.
-  const contentType = /^[\x20-\x7e]+$/.test(asset.contentType)
-    ? asset.contentType
-    : "application/octet-stream";
   const headers: Record<string, string> = {
-    "content-type": contentType,
+    "content-type": asset.contentType,
     "accept-ranges": "bytes",
     etag,
     "last-modified": asset.createdAt.toUTCString(),
     "cache-control": "public, max-age=0, must-revalidate",
     "x-content-type-options": "nosniff",
     // An uploaded SVG or HTML file must not run script on the site's origin.
-    ...(isActiveContent(contentType) && { "content-security-policy": "sandbox" }),
+    ...(isActiveContent(asset.contentType) && { "content-security-policy": "sandbox" }),
   };
   if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });

@@ -94,6 +94,14 @@ export const contentTypeSchema = z
   });
 
 /**
+ * The type a stored asset is served with: its own, when it passes today's check (one stored before a
+ * check tightened may hold what a header cannot carry), else a download.
+ */
+export function servedContentType(stored: string): string {
+  return mediaType.test(stored) ? stored : UNKNOWN_TYPE;
+}
+
+/**
  * Types a browser shows without running anything the file says. Every other type (HTML, SVG, any XML
  * such as `application/atom+xml` or `text/xsl`, script, and types nobody listed) is served sandboxed, so
  * an upload never runs with the site's powers.

@@ -4,6 +4,7 @@
 import type { Readable } from "node:stream";
 import type { ByteRange } from "../../storage/local.ts";
 import type { Context } from "../context.ts";
+import { servedContentType } from "./content-types.ts";
 import { parseAssetPath } from "./names.ts";
 
 export interface PublicAsset {
@@ -28,5 +29,9 @@ export async function findPublicAsset(ctx: Context, assetPath: string): Promise<
     select: { id: true, contentType: true, fileSize: true, createdAt: true },
   });
   if (!asset) return undefined;
-  return { ...asset, open: (range) => ctx.storage.read(account.id, asset.id, range) };
+  return {
+    ...asset,
+    contentType: servedContentType(asset.contentType),
+    open: (range) => ctx.storage.read(account.id, asset.id, range),
+  };
 }
