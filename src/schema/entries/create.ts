@@ -5,10 +5,8 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { type AccountScope, accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
+import { findCollection } from "../collections/find.ts";
 import type { Context } from "../context.ts";
-import { ApiError } from "../errors.ts";
-import { idOrHandle } from "../handles.ts";
-import { prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { EntryCreateInput } from "./inputs.ts";
 import { EntryCreatePayload } from "./payload.ts";
@@ -18,15 +16,10 @@ import { applyEntryUpdate } from "./update.ts";
 
 /** The collection, with its blueprints and the ID of its entry with `handle` if there is one: one read. */
 async function findCreateTarget(ctx: Context, scope: AccountScope, collectionId: string, handle: string) {
-  const found = await ctx.db.collection.findFirst({
-    where: { ...scope, ...idOrHandle(collectionId, prefixes.collection) },
-    include: {
-      blueprints: { where: scope, orderBy: { id: "asc" }, select: { id: true, handle: true, fields: true } },
-      entries: { where: { ...scope, handle }, select: { id: true }, take: 1 },
-    },
+  const { blueprints, entries, ...collection } = await findCollection(ctx, scope, collectionId, {
+    blueprints: { where: scope, orderBy: { id: "asc" }, select: { id: true, handle: true, fields: true } },
+    entries: { where: { ...scope, handle }, select: { id: true }, take: 1 },
   });
-  if (!found) throw ApiError.notFound("Collection");
-  const { blueprints, entries, ...collection } = found;
   return { collection, blueprints, existing: entries[0] };
 }
 
