@@ -130,6 +130,55 @@ describe("kept answers", () => {
   });
 });
 
+// A create keeps its token and its collection with the blueprints until those tables change, not until
+// the next entry: each must still see every change to them, made here or by the other process.
+describe("kept lookups of creates", () => {
+  let created = 0;
+  const create = (via: Api, values: Record<string, unknown> = {}) =>
+    via.post("/collections/drafts/entries", { handle: `draft-${created++}`, title: "Draft", ...values });
+
+  beforeAll(async () => {
+    await expectCreated(
+      viaReader.post("/collections", {
+        name: "Drafts",
+        handle: "drafts",
+        routing: "drafts/:handle",
+        blueprint: { handle: "draft", fields: [] },
+      }),
+    );
+    for (let i = 0; i < 3; i++) await expectCreated(create(viaReader));
+  });
+
+  it("see a blueprint and a collection changed through the other process at the next create", async () => {
+    await viaWriter.put("/blueprints/draft", { fields: [{ handle: "rating", type: "number" }] });
+    expect((await expectCreated(create(viaReader, { rating: 4.5 }))).rating).toBe(4.5);
+    await viaWriter.put("/blueprints/draft", {
+      fields: [{ handle: "rating", type: "number", options: { number_type: "integer" } }],
+    });
+    const refused = await create(viaReader, { rating: 4.5 });
+    expect(refused.status, refused.text).toBe(422);
+    await viaWriter.put("/collections/drafts", { routing: "notes-drafts/:handle" });
+    expect((await expectCreated(create(viaReader))).content_path).toMatch(/^\/notes-drafts\/draft-\d+$/);
+  });
+
+  it("see this process's own blueprint change at the next create", async () => {
+    await viaReader.put("/blueprints/draft", { fields: [{ handle: "mood", type: "text" }] });
+    expect((await expectCreated(create(viaReader, { mood: "calm" }))).mood).toBe("calm");
+  });
+
+  it("refuse a token revoked through the other process at the next create", async () => {
+    const token = JSON.parse(
+      (await cms(writer, ["token", "create", "--account", account.account_id, "--json"])).stdout,
+    ).token as string;
+    const viaToken = api(reader, account, token);
+    await expectCreated(create(viaToken));
+    await expectCreated(create(viaToken));
+    expect((await cms(writer, ["token", "revoke", "--token", token])).code).toBe(0);
+    const refused = await create(viaToken);
+    expect(refused.status, refused.text).toBe(401);
+  });
+});
+
 describe("READ_CACHE_MB=0", () => {
   it("turns the cache off and answers the same", async () => {
     const uncached = await reader.twin({ READ_CACHE_MB: "0" });
@@ -146,7 +195,7 @@ describe("READ_CACHE_MB=0", () => {
 });
 
 describe("the cache's bounds", () => {
-  const generation = async () => "g1";
+  const generation = Object.assign(async () => "g1", { of: () => undefined });
 
   it("counts keys in the budget, refuses long keys and drops the least recently used first", async () => {
     const { ReadCache } = await import("../src/schema/read-cache.ts");
@@ -180,5 +229,16 @@ describe("the cache's bounds", () => {
     await lookup();
     await lookup();
     expect(reads).toBe(2);
+  });
+
+  it("keeps what was kept under some tables' generation when the whole generation changes", async () => {
+    const { ReadCache } = await import("../src/schema/read-cache.ts");
+    const cache = new ReadCache(generation, 1024 * 1024);
+    cache.set("token", "t1", "viewer", 10, true);
+    cache.set("page", "g1", "html", 10);
+    cache.set("other page", "g2", "html", 10);
+    expect(cache.get("page", "g1")).toBeUndefined();
+    expect(cache.get("token", "t1")).toBe("viewer");
+    expect(cache.get("token", "t2")).toBeUndefined();
   });
 });

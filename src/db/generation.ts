@@ -2,9 +2,15 @@
 // any other. Read caches key what they keep by it (src/schema/read-cache.ts), so they never serve a
 // result older than the newest commit. It may change without a write (a harmless miss), never the
 // reverse: a reader takes the generation *before* it reads, so what it keeps is at least that new.
+// On SQLite it can also be told for some tables alone (table-writes.ts).
 import type Database from "better-sqlite3";
+import { type Changed, TableWrites } from "./table-writes.ts";
 
-export type Generation = () => Promise<string>;
+export interface Generation {
+  (): Promise<string>;
+  /** The generation of these tables alone, where the database tells tables apart (SQLite); else undefined. */
+  of(tables: readonly string[]): string | undefined;
+}
 
 /**
  * A generation read before the database is connected: a value never seen again, so nothing is kept.
@@ -13,10 +19,12 @@ export type Generation = () => Promise<string>;
 export function lateGeneration(): { generation: Generation; connected(real: Generation): void } {
   let real: Generation | undefined;
   let unconnected = 0;
+  const generation = () => (real ? real() : Promise.resolve(`unconnected.${unconnected++}`));
+  generation.of = (tables: readonly string[]) => (real ? real.of(tables) : `unconnected.${unconnected++}`);
   return {
-    generation: () => (real ? real() : Promise.resolve(`unconnected.${unconnected++}`)),
-    connected: (generation) => {
-      real = generation;
+    generation,
+    connected: (connectedGeneration) => {
+      real = connectedGeneration;
     },
   };
 }
@@ -28,15 +36,18 @@ type Adapter = {
 };
 
 /**
- * SQLite: this connection's writes are counted (after each write statement and each transaction's end,
- * when they are visible), and `PRAGMA data_version` changes when another connection (the CLI, a second
- * process on the file) commits. Reading it costs microseconds.
+ * SQLite: this connection's writes are counted per table (after each write statement and again at its
+ * transaction's end, when it is visible), and `PRAGMA data_version` changes when another connection (the
+ * CLI, a second process on the file) commits, whatever it wrote. Reading it costs microseconds.
  */
 export function sqliteGeneration(adapter: Adapter, client: Database.Database): Generation {
   const dataVersion = client.prepare("PRAGMA data_version").pluck();
-  let writes = 0;
-  countWrites(adapter, () => writes++);
-  return async () => `${writes}.${dataVersion.get() as number}`;
+  const writes = new TableWrites(client);
+  countWrites(adapter, writes);
+  const generation = async () => `${writes.generation()}.${dataVersion.get() as number}`;
+  generation.of = (tables: readonly string[]) =>
+    `${writes.generation(tables)}.${dataVersion.get() as number}`;
+  return generation;
 }
 
 /**
@@ -48,40 +59,57 @@ export function postgresGeneration(adapter: Adapter & { queryRaw(query: unknown)
   const query = { sql: "SELECT pg_current_snapshot()::text", args: [], argTypes: [] };
   // Bound now, before any wrapper (query-count.ts) adds itself: this is bookkeeping, not a request's SQL.
   const queryRaw = adapter.queryRaw.bind(adapter);
-  return async () => {
+  const generation = async () => {
     const result = (await queryRaw(query)) as { rows: unknown[][] };
     return String(result.rows[0]?.[0]);
   };
+  generation.of = () => undefined;
+  return generation;
 }
 
 const reads = /^\s*SELECT\b/i;
 
-function countWrites(adapter: Adapter, written: () => void): void {
-  const queryRaw = adapter.queryRaw.bind(adapter);
-  const executeRaw = adapter.executeRaw.bind(adapter);
+type Queryable = Pick<Adapter, "queryRaw" | "executeRaw">;
+
+function countWrites(adapter: Adapter, writes: TableWrites): void {
+  countStatements(adapter, (changed) => writes.count(changed));
   const startTransaction = adapter.startTransaction.bind(adapter);
-  // Prisma writes through queryRaw too (INSERT … RETURNING).
-  adapter.queryRaw = async (query) => {
-    if (reads.test(query.sql)) return queryRaw(query);
-    try {
-      return await queryRaw(query);
-    } finally {
-      written();
-    }
-  };
-  adapter.executeRaw = async (query) => {
-    try {
-      return await executeRaw(query);
-    } finally {
-      written();
-    }
-  };
   adapter.startTransaction = async (...args) => {
     const tx = await startTransaction(...args);
+    // Counted again when the transaction ends: then its writes are visible (or undone).
+    const written: Changed[] = [];
+    countStatements(tx as unknown as Queryable, (changed) => {
+      written.push(changed);
+      writes.count(changed);
+    });
+    const end = () => {
+      for (const changed of written) writes.count(changed);
+    };
     const commit = tx.commit.bind(tx);
     const rollback = tx.rollback.bind(tx);
-    tx.commit = () => commit().finally(written);
-    tx.rollback = () => rollback().finally(written);
+    tx.commit = () => commit().finally(end);
+    tx.rollback = () => rollback().finally(end);
     return tx;
   };
+
+  function countStatements(target: Queryable, count: (changed: Changed) => void): void {
+    const queryRaw = target.queryRaw.bind(target);
+    const executeRaw = target.executeRaw.bind(target);
+    // Prisma writes through queryRaw too (INSERT … RETURNING).
+    target.queryRaw = async (query) => {
+      if (reads.test(query.sql)) return queryRaw(query);
+      try {
+        return await queryRaw(query);
+      } finally {
+        count(writes.changedBy(query.sql));
+      }
+    };
+    target.executeRaw = async (query) => {
+      try {
+        return await executeRaw(query);
+      } finally {
+        count(writes.changedBy(query.sql));
+      }
+    };
+  }
 }

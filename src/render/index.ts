@@ -41,8 +41,12 @@ export function createSiteHandler(schema: GraphQLSchema) {
       key,
       () => renderRequest(schema, ctx, url, page),
       // Not-found pages are not kept: anyone can ask for endless made-up paths.
-      (shown) =>
-        shown instanceof Response || shown.status !== 200 || shown.varies ? undefined : shown.body.length * 2,
+      {
+        size: (shown) =>
+          shown instanceof Response || shown.status !== 200 || shown.varies
+            ? undefined
+            : shown.body.length * 2,
+      },
     );
     return rendered instanceof Response ? rendered : respond(rendered, request);
   };

@@ -20,7 +20,7 @@ export async function keptAnswer(ctx: Context, url: URL, answer: () => Promise<R
       return { body: await response.text(), contentType };
     },
     // Only 200 answers are kept.
-    (value) => (value instanceof Response ? undefined : value.body.length * 2),
+    { size: (value) => (value instanceof Response ? undefined : value.body.length * 2) },
   );
   return kept instanceof Response ? kept : respond(kept);
 }

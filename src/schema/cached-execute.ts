@@ -48,9 +48,7 @@ export async function cachedExecute(
     ctx.caller,
     JSON.stringify(args.variableValues ?? {}),
   ].join("\u0000");
-  return ctx.keep(
-    key,
-    async () => execute(args),
-    (result) => (result.errors ? undefined : JSON.stringify(result).length * 2),
-  );
+  return ctx.keep(key, async () => execute(args), {
+    size: (result) => (result.errors ? undefined : JSON.stringify(result).length * 2),
+  });
 }

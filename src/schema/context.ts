@@ -2,6 +2,7 @@
 // calling (resolved lazily from the bearer token, once per request), and per-request loaders that batch
 // nested reads. With a read cache, the token's and the Host's lookups are kept like query results.
 import type { Db, DbProvider } from "../db/client.ts";
+import type { Prisma } from "../generated/sqlite/client.ts";
 import { noOutbox, type Outbox } from "../mail/outbox.ts";
 import type { Storage } from "../storage/local.ts";
 import { findViewer, type Viewer } from "./accounts/tokens.ts";
@@ -32,8 +33,15 @@ export interface Context {
   /** The data generation, read once per request and afresh after a write (dataChanged). */
   generation: () => Promise<string>;
   dataChanged: () => void;
-  /** `ReadCache.keep` under this request's generation; without a read cache, `compute` every time. */
-  keep<T>(key: string, compute: () => Promise<T>, size?: (value: T) => number | undefined): Promise<T>;
+  /**
+   * `ReadCache.keep` under this request's generation, or that of `tables` alone when the value is read
+   * from those only (where the database tells tables apart); without a read cache, `compute` every time.
+   */
+  keep<T>(
+    key: string,
+    compute: () => Promise<T>,
+    options?: { size?: (value: T) => number | undefined; tables?: readonly Table[] },
+  ): Promise<T>;
 }
 
 export interface ContextDeps {
@@ -45,6 +53,12 @@ export interface ContextDeps {
   outbox?: Outbox;
   reads?: ReadCache;
 }
+
+/** A table of the database (a Prisma model: no model maps to another name). */
+export type Table = Prisma.ModelName;
+
+const viewerTables = { tables: ["ApiToken"] } as const;
+const siteTables = { tables: ["Account"] } as const;
 
 export function createContext(
   deps: ContextDeps,
@@ -61,13 +75,13 @@ export function createContext(
     ...deps,
     viewer: () => {
       viewer ??= token
-        ? context.keep(`viewer\u0000${token}`, () => findViewer(deps.db, token))
+        ? context.keep(`viewer\u0000${token}`, () => findViewer(deps.db, token), viewerTables)
         : Promise.resolve(null);
       return viewer;
     },
     site: () => {
       site ??= host
-        ? context.keep(`site\u0000${host}`, () => findSite(deps.db, host))
+        ? context.keep(`site\u0000${host}`, () => findSite(deps.db, host), siteTables)
         : Promise.resolve(null);
       return site;
     },
@@ -84,8 +98,12 @@ export function createContext(
     dataChanged: () => {
       generation = undefined;
     },
-    keep: async (key, compute, size) =>
-      reads ? reads.keep(key, await context.generation(), compute, size) : compute(),
+    keep: async (key, compute, { size, tables } = {}) => {
+      if (!reads) return compute();
+      const ofTables = tables && reads.generation.of(tables);
+      if (ofTables) return reads.keep(key, ofTables, compute, size, true);
+      return reads.keep(key, await context.generation(), compute, size);
+    },
   };
   context.loaders = createLoaders(context);
   return context;

@@ -1,5 +1,6 @@
 // Results of reads, kept for as long as the data generation (src/db/generation.ts) stays the same: any
-// commit, by this process or another, ends them all. Content is read far more often than written, and a
+// commit, by this process or another, ends them all, except those kept under the generation of the few
+// tables they were read from (a token, a collection), which end when one of those tables changes. Content is read far more often than written, and a
 // read through the schema costs several database round trips; a kept result costs a map lookup.
 // Bounded by an estimate of its size in bytes (keys included: they hold what the client sent), least
 // recently used first out; a key longer than MAX_KEY_LENGTH is not kept at all.
@@ -11,6 +12,8 @@ interface Kept {
   generation: string;
   value: unknown;
   bytes: number;
+  /** Kept under the generation of some tables, not the whole data's. */
+  tablewise: boolean;
 }
 
 export class ReadCache {
@@ -33,17 +36,16 @@ export class ReadCache {
     return found.value;
   }
 
-  set(key: string, generation: string, value: unknown, bytes: number): void {
-    if (generation !== this.latest) {
-      // Everything kept belongs to an older generation: none of it can be served again.
-      this.kept.clear();
-      this.bytes = 0;
+  set(key: string, generation: string, value: unknown, bytes: number, tablewise = false): void {
+    if (!tablewise && generation !== this.latest) {
+      // What was kept under an older whole generation cannot be served again.
+      for (const [kept, entry] of this.kept) if (!entry.tablewise) this.delete(kept);
       this.latest = generation;
     }
     const size = bytes + key.length * 2;
     if (key.length > MAX_KEY_LENGTH || size > this.maxBytes / 16) return;
     this.delete(key);
-    this.kept.set(key, { generation, value: deepFreeze(value), bytes: size });
+    this.kept.set(key, { generation, value: deepFreeze(value), bytes: size, tablewise });
     this.bytes += size;
     for (const [oldest] of this.kept) {
       if (this.bytes <= this.maxBytes) break;
@@ -61,12 +63,13 @@ export class ReadCache {
     generation: string,
     compute: () => Promise<T>,
     size: (value: T) => number | undefined = (value) => (value === null ? undefined : 256),
+    tablewise = false,
   ): Promise<T> {
     const found = this.get(key, generation);
     if (found !== undefined) return found as T;
     const value = await compute();
     const bytes = size(value);
-    if (bytes !== undefined) this.set(key, generation, value, bytes);
+    if (bytes !== undefined) this.set(key, generation, value, bytes, tablewise);
     return value;
   }
 

@@ -14,13 +14,28 @@ import { chooseBlueprint, prepareEntry } from "./prepare.ts";
 import { insertEntry } from "./save.ts";
 import { applyEntryUpdate } from "./update.ts";
 
-/** The collection, with its blueprints and the ID of its entry with `handle` if there is one: one read. */
+/**
+ * The collection with its blueprints, kept until either table changes (entries come and go far more
+ * often), and the ID of its entry with `handle` if there is one.
+ */
 async function findCreateTarget(ctx: Context, scope: AccountScope, collectionId: string, handle: string) {
-  const { blueprints, entries, ...collection } = await findCollection(ctx, scope, collectionId, {
-    blueprints: { where: scope, orderBy: { id: "asc" }, select: { id: true, handle: true, fields: true } },
-    entries: { where: { ...scope, handle }, select: { id: true }, take: 1 },
+  const { blueprints, ...collection } = await ctx.keep(
+    `create target\u0000${scope.accountId}\u0000${collectionId}`,
+    () =>
+      findCollection(ctx, scope, collectionId, {
+        blueprints: {
+          where: scope,
+          orderBy: { id: "asc" },
+          select: { id: true, handle: true, fields: true },
+        },
+      }),
+    { size: (found) => JSON.stringify(found).length * 2, tables: ["Collection", "Blueprint"] },
+  );
+  const existing = await ctx.db.entry.findFirst({
+    where: { ...scope, collectionId: collection.id, handle },
+    select: { id: true },
   });
-  return { collection, blueprints, existing: entries[0] };
+  return { collection, blueprints, existing };
 }
 
 builder.mutationField("entryCreate", (t) =>
