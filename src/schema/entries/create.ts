@@ -7,6 +7,7 @@ import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { findCollection } from "../collections/find.ts";
 import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { EntryCreateInput } from "./inputs.ts";
 import { EntryCreatePayload } from "./payload.ts";
@@ -14,12 +15,9 @@ import { chooseBlueprint, prepareEntry } from "./prepare.ts";
 import { insertEntry } from "./save.ts";
 import { applyEntryUpdate } from "./update.ts";
 
-/**
- * The collection with its blueprints, kept until either table changes (entries come and go far more
- * often), and the ID of its entry with `handle` if there is one.
- */
-async function findCreateTarget(ctx: Context, scope: AccountScope, collectionId: string, handle: string) {
-  const { blueprints, ...collection } = await ctx.keep(
+/** The collection with its blueprints, kept until either table changes (entries come far more often). */
+function findCreateTarget(ctx: Context, scope: AccountScope, collectionId: string) {
+  return ctx.keep(
     `create target\u0000${scope.accountId}\u0000${collectionId}`,
     () =>
       findCollection(ctx, scope, collectionId, {
@@ -31,11 +29,14 @@ async function findCreateTarget(ctx: Context, scope: AccountScope, collectionId:
       }),
     { size: (found) => JSON.stringify(found).length * 2, tables: ["Collection", "Blueprint"] },
   );
-  const existing = await ctx.db.entry.findFirst({
-    where: { ...scope, collectionId: collection.id, handle },
+}
+
+async function handleTaken(ctx: Context, scope: AccountScope, collectionId: string, handle: string) {
+  const found = await ctx.db.entry.findFirst({
+    where: { ...scope, collectionId, handle },
     select: { id: true },
   });
-  return { collection, blueprints, existing };
+  return found !== null;
 }
 
 builder.mutationField("entryCreate", (t) =>
@@ -49,21 +50,26 @@ builder.mutationField("entryCreate", (t) =>
     resolve: async (_root, args, ctx, info) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const { blueprint_handle: blueprintHandle, ...input } = args.input;
-      const target = await findCreateTarget(ctx, scope, args.collection_id, input.handle);
-      const { collection } = target;
+      const { blueprints, ...collection } = await findCreateTarget(ctx, scope, args.collection_id);
       const query = queryFromInfo({ context: ctx, info, path: ["entry"] });
       const update = async () => {
         const id = await applyEntryUpdate(ctx, scope, collection, { handle: input.handle }, input);
         return { created: false, entry: await ctx.db.entry.findUniqueOrThrow({ ...query, where: { id } }) };
       };
-      if (target.existing) return update();
-      const blueprint = chooseBlueprint(collection, target.blueprints, blueprintHandle);
-      const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
+      // Most creates are new handles: whether the handle is taken is asked only when the create cannot
+      // go on (an entry that exists is updated by other rules) or the insert hits the unique key.
       try {
-        return { created: true, entry: await insertEntry(ctx, scope, collection, input, prepared, query) };
+        const blueprint = chooseBlueprint(collection, blueprints, blueprintHandle);
+        const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
+        const held = { collection, blueprint: blueprints.find((row) => row.id === blueprint.id) ?? {} };
+        const entry = await insertEntry(ctx, scope, collection, input, prepared, query, held);
+        return { created: true, entry };
       } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        return update();
+        if (isUniqueViolation(error)) return update();
+        if (error instanceof ApiError && (await handleTaken(ctx, scope, collection.id, input.handle))) {
+          return update();
+        }
+        throw error;
       }
     },
   }),

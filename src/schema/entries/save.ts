@@ -7,6 +7,7 @@ import type { CollectionRow } from "../collections/find.ts";
 import { fieldTokens, usesDate } from "../collections/routing.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { type Selection, withHeldRelations } from "../held-relations.ts";
 import { newId, prefixes } from "../ids.ts";
 import { toJson } from "../json.ts";
 import type { EntryCreate, EntryUpdate } from "./inputs.ts";
@@ -28,7 +29,7 @@ export const storedEntrySelect = {
 } as const;
 
 /** What an entry read or write returns: a Pothos selection (`queryFromInfo`), or every column. */
-export type EntryQuery = { select?: object } | { include?: object };
+export type EntryQuery = Selection;
 
 export interface StoredEntry extends PathEntry {
   id: string;
@@ -39,7 +40,8 @@ export interface StoredEntry extends PathEntry {
 
 /**
  * Inserts the entry with its references (one write: Prisma makes it a transaction) and returns it as
- * `query` selects (Pothos' selection for the answer; every column without one).
+ * `query` selects (Pothos' selection for the answer; every column without one). Relations the caller
+ * holds (`held`: the collection, the blueprint row) are put on the answer instead of being read back.
  */
 export async function insertEntry(
   ctx: Context,
@@ -48,6 +50,7 @@ export async function insertEntry(
   input: EntryCreate,
   prepared: PreparedEntry,
   query: EntryQuery = {},
+  held: Record<string, object> = {},
 ): Promise<Entry> {
   const now = new Date();
   const settled = {
@@ -60,8 +63,9 @@ export async function insertEntry(
   const references = [...prepared.references].flatMap(([field, ids]) =>
     ids.map((toId) => ({ ...scope, field, toId })),
   );
+  const answer = withHeldRelations(query, held);
   const entry = await ctx.db.entry.create({
-    ...query,
+    ...answer.query,
     data: {
       id: newId(prefixes.entry),
       ...scope,
@@ -82,7 +86,7 @@ export async function insertEntry(
       ...(references.length > 0 && { references: { createMany: { data: references } } }),
     },
   });
-  return entry as Entry;
+  return answer.attach(entry) as Entry;
 }
 
 /** Returns false when another writer changed the entry since `stored` was read. */
