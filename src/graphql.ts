@@ -4,6 +4,7 @@ import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { limitPlugins } from "./graphql-limits.ts";
+import { Request, Response } from "./http/fetch-api.ts";
 import { readLimitedText } from "./http/limited-body.ts";
 import { cachedExecute } from "./schema/cached-execute.ts";
 import { ApiError, toApiError } from "./schema/errors.ts";

@@ -2,6 +2,7 @@
 // budget per minute, and so has each client IP address for requests without a valid token. Counted in
 // memory by default, in Redis when REDIS_URL is set (shared by every process using it). Over the budget,
 // the answer is 429 with Retry-After and the usual error body.
+import { Response } from "../http/fetch-api.ts";
 import type { Log } from "../request-log.ts";
 import { createRedisStore } from "./redis.ts";
 import { type CounterStore, createMemoryStore } from "./window.ts";

@@ -2,6 +2,7 @@
 // with the asset's content type and length, an ETag (the bytes of an asset ID never change) and single
 // byte ranges (video players need them). Unknown hosts, paths and assets get 404.
 import { Readable } from "node:stream";
+import { Response } from "../http/fetch-api.ts";
 import { isActiveContent } from "../schema/assets/content-types.ts";
 import { findPublicAsset } from "../schema/assets/public.ts";
 import type { Context } from "../schema/index.ts";

@@ -2,6 +2,7 @@
 // and the CMS's own stylesheet and script.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Response } from "../http/fetch-api.ts";
 import { projectRoot } from "../project-root.ts";
 import type { Feed } from "./site-data.ts";
 

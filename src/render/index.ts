@@ -3,6 +3,7 @@
 // If-None-Match with 304; a template that fails or runs away answers 500 with a short message.
 import { createHash } from "node:crypto";
 import type { GraphQLSchema } from "graphql";
+import { Response } from "../http/fetch-api.ts";
 import type { Context } from "../schema/index.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
 import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";

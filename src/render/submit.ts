@@ -4,6 +4,7 @@
 // is a 303 to the redirect it chose (else the Referer, else `/`); clients that accept JSON get
 // {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
 import { type GraphQLSchema, parse } from "graphql";
+import { Response } from "../http/fetch-api.ts";
 import { cachedExecute } from "../schema/cached-execute.ts";
 import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";

@@ -1,5 +1,6 @@
 // Shapes sofa's answer into the contract: 201 or 200 for create-by-handle, 204 for deletes, blueprint
 // values as top-level keys.
+import { Response } from "../http/fetch-api.ts";
 import { json } from "./errors.ts";
 import type { Route } from "./routes.ts";
 

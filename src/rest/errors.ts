@@ -1,5 +1,6 @@
 // Every REST error body is { error, details: [{path, message}] } (content-api.md, "Errors"); internal
 // errors are logged and masked.
+import { Response } from "../http/fetch-api.ts";
 import { ApiError, toApiError } from "../schema/errors.ts";
 
 export function errorResponse(errors: readonly unknown[]): Response {

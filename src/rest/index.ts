@@ -1,6 +1,7 @@
 // The REST interface: parse -> sofa (the schema's operation) -> answer. Everything here is transport:
 // matching the contract's paths, reading the body, shaping the answer.
 import type { GraphQLSchema } from "graphql";
+import { Request, Response } from "../http/fetch-api.ts";
 import { accountScope } from "../schema/access.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";

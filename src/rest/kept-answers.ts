@@ -2,6 +2,7 @@
 // a repeated read of unchanged data skips sofa's routing, the execution and the JSON round trip of the
 // answer mapping. The key is the path with its query and the caller (token): all a GET's answer depends
 // on besides the data. Who may call is still checked on every request, before this.
+import { Response } from "../http/fetch-api.ts";
 import type { Context } from "../schema/index.ts";
 
 interface KeptAnswer {
