@@ -1,5 +1,8 @@
 // Which tables a write may change (src/db/table-writes.ts), on a real SQLite database with foreign keys:
 // what is kept under a table's generation must end with every write that can reach that table.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TableWrites } from "../src/db/table-writes.ts";
@@ -43,10 +46,15 @@ describe("the tables a statement changes", () => {
     expect(changed(upsert)).toEqual(["Entry", "EntryReference"]);
   });
 
-  it("is none for transaction control and every table for what it cannot read", () => {
-    for (const sql of ["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT a", "RELEASE a"])
-      expect(changed(sql)).toEqual([]);
-    for (const sql of ["ANALYZE", "WITH x AS (SELECT 1) DELETE FROM Entry", 'CREATE TABLE "T" ("id" TEXT)']) {
+  it("is none for beginning and committing, every table for a rollback and for what it cannot read", () => {
+    for (const sql of ["BEGIN", "COMMIT", "SAVEPOINT a", "RELEASE a"]) expect(changed(sql)).toEqual([]);
+    for (const sql of [
+      "ROLLBACK",
+      "ANALYZE",
+      "WITH x AS (SELECT 1) DELETE FROM Entry",
+      "/* a comment */ DELETE FROM Entry",
+      'CREATE TABLE "T" ("id" TEXT)',
+    ]) {
       expect(changed(sql)).toEqual(["(every table)"]);
     }
   });
@@ -66,11 +74,20 @@ describe("a table's generation", () => {
     expect(token()).not.toBe(later);
   });
 
-  it("reads the schema's foreign keys again after a statement it cannot read (a migration)", () => {
-    expect(changed("DELETE FROM `Entry`")).toEqual(["Entry", "EntryReference"]);
-    const migration = 'CREATE TABLE "Comment" ("entryId" TEXT REFERENCES "Entry" ("id") ON DELETE CASCADE)';
-    db.exec(migration);
-    writes.count(writes.changedBy(migration));
-    expect(changed("DELETE FROM `Entry`")).toEqual(["Comment", "Entry", "EntryReference"]);
+  it("reads the schema's foreign keys again after a migration, this connection's or another's", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "cms-table-writes-")), "test.db");
+    const server = new Database(file);
+    server.exec('CREATE TABLE "Entry" ("id" TEXT PRIMARY KEY)');
+    const onFile = new TableWrites(server);
+    const deleted = () => [...(onFile.changedBy("DELETE FROM `Entry`") ?? [])].sort();
+    expect(deleted()).toEqual(["Entry"]);
+    server.exec('CREATE TABLE "Comment" ("entryId" TEXT REFERENCES "Entry" ("id") ON DELETE CASCADE)');
+    expect(deleted()).toEqual(["Comment", "Entry"]);
+    const other = new Database(file);
+    other.exec('CREATE TABLE "Like" ("entryId" TEXT REFERENCES "Entry" ("id") ON DELETE SET NULL)');
+    other.close();
+    expect(deleted()).toEqual(["Comment", "Entry", "Like"]);
+    server.close();
+    rmSync(dirname(file), { recursive: true, force: true });
   });
 });

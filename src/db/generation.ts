@@ -101,15 +101,24 @@ function countWrites(adapter: Adapter, writes: TableWrites): void {
       try {
         return await queryRaw(query);
       } finally {
-        count(writes.changedBy(query.sql));
+        count(changedBy(query.sql));
       }
     };
     target.executeRaw = async (query) => {
       try {
         return await executeRaw(query);
       } finally {
-        count(writes.changedBy(query.sql));
+        count(changedBy(query.sql));
       }
     };
+  }
+
+  /** What a statement changed; every table when that cannot be read (the connection closing, say). */
+  function changedBy(sql: string): Changed {
+    try {
+      return writes.changedBy(sql);
+    } catch {
+      return undefined;
+    }
   }
 }

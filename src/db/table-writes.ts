@@ -1,8 +1,8 @@
 // This connection's writes, counted per table, so that what a read keeps about some tables (a token, a
 // collection and its blueprints) outlives writes to others (a stream of new entries). A write counts for
 // its own table and, when it updates or deletes rows, for every table whose foreign keys may cascade from
-// it (the schema's graph, read from SQLite). A statement it cannot attribute (DDL, anything unusual)
-// counts for every table, and makes it read the graph again.
+// it (the schema's graph, read from SQLite again whenever the schema changed, by any process). A statement
+// it cannot attribute (DDL, a rollback, anything unusual) counts for every table.
 import type Database from "better-sqlite3";
 
 const write =
@@ -10,8 +10,8 @@ const write =
 
 const upsert = /\bON\s+CONFLICT\b/i;
 
-/** Transaction control changes no table itself: the statements inside it are counted. */
-const control = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
+/** Beginning or committing changes no table itself: the statements inside are counted. */
+const control = /^\s*(BEGIN|COMMIT|END|SAVEPOINT|RELEASE)\b/i;
 
 /** The tables a write statement may change; undefined when it cannot tell (then: all of them). */
 export type Changed = ReadonlySet<string> | undefined;
@@ -21,8 +21,9 @@ export class TableWrites {
   /** Writes that changed every table. */
   private everything = 0;
   private total = 0;
-  /** Table -> the tables whose foreign keys reference it; read when first needed. */
+  /** Table -> the tables whose foreign keys reference it, as of `schemaVersion`. */
   private referencing: Map<string, string[]> | undefined;
+  private schemaVersion = -1;
 
   constructor(private readonly client: Database.Database) {}
 
@@ -43,7 +44,6 @@ export class TableWrites {
     this.total++;
     if (!changed) {
       this.everything++;
-      this.referencing = undefined;
       return;
     }
     for (const table of changed) this.counts.set(table, (this.counts.get(table) ?? 0) + 1);
@@ -63,7 +63,9 @@ export class TableWrites {
   }
 
   private graph(): Map<string, string[]> {
-    if (this.referencing) return this.referencing;
+    // The schema cookie changes with every schema change, this connection's or another process's.
+    const version = this.client.pragma("schema_version", { simple: true }) as number;
+    if (this.referencing && version === this.schemaVersion) return this.referencing;
     const edges = this.client
       .prepare(
         `SELECT m.name AS child, f."table" AS parent
@@ -73,6 +75,7 @@ export class TableWrites {
     const graph = new Map<string, string[]>();
     for (const { child, parent } of edges) graph.set(parent, [...(graph.get(parent) ?? []), child]);
     this.referencing = graph;
+    this.schemaVersion = version;
     return graph;
   }
 }
