@@ -21,9 +21,14 @@ export async function keptAnswer(ctx: Context, url: URL, answer: () => Promise<R
       return { body: await response.text(), contentType };
     },
     // Only 200 answers are kept.
-    { size: (value) => (value instanceof Response ? undefined : value.body.length * 2) },
+    { size: (value) => (isKept(value) ? value.body.length * 2 : undefined) },
   );
-  return kept instanceof Response ? kept : respond(kept);
+  return isKept(kept) ? respond(kept) : kept;
+}
+
+/** By shape: an answer may come from another copy of the fetch classes (sofa's router has its own). */
+function isKept(value: KeptAnswer | Response): value is KeptAnswer {
+  return typeof (value as KeptAnswer).contentType === "string" && !("status" in value);
 }
 
 function respond({ body, contentType }: KeptAnswer): Response {
