@@ -40,6 +40,13 @@ describe("withHeldRelations", () => {
     }
   });
 
+  it("reads the relation back when leaving it out would leave a select of nothing", () => {
+    const query = { select: { collection: { select: { handle: true } } } };
+    const held = withHeldRelations(query, { collection });
+    expect(held.query).toEqual(query);
+    expect(held.attach({ id: "cnety_1" })).toEqual({ id: "cnety_1" });
+  });
+
   it("changes nothing without a selection", () => {
     const held = withHeldRelations({}, { collection });
     expect(held.query).toEqual({});

@@ -24,6 +24,8 @@ export function withHeldRelations<Query extends Selection>(
     }
   }
   const key = "select" in query ? "select" : "include";
+  // A select of nothing is refused by Prisma: then the relations are read back after all.
+  if (key === "select" && Object.keys(rest).length === 0) return { query, attach: (row) => row };
   return {
     query: { ...query, [key]: rest },
     attach: (row) => ({ ...row, ...attached }),
