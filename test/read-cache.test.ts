@@ -161,9 +161,11 @@ describe("kept lookups of creates", () => {
     expect((await expectCreated(create(viaReader))).content_path).toMatch(/^\/notes-drafts\/draft-\d+$/);
   });
 
-  it("see this process's own blueprint change at the next create", async () => {
+  it("see this process's own blueprint and collection changes at the next create", async () => {
     await viaReader.put("/blueprints/draft", { fields: [{ handle: "mood", type: "text" }] });
     expect((await expectCreated(create(viaReader, { mood: "calm" }))).mood).toBe("calm");
+    await viaReader.put("/collections/drafts", { routing: "own-drafts/:handle" });
+    expect((await expectCreated(create(viaReader))).content_path).toMatch(/^\/own-drafts\/draft-\d+$/);
   });
 
   it("refuse a token revoked through the other process at the next create", async () => {
