@@ -1,7 +1,8 @@
 // Results of reads, kept for as long as the data generation (src/db/generation.ts) stays the same: any
 // commit, by this process or another, ends them all, except those kept under the generation of the few
-// tables they were read from (a token, a collection), which end when one of those tables changes. Content is read far more often than written, and a
-// read through the schema costs several database round trips; a kept result costs a map lookup.
+// tables they were read from (a token, a collection), which end when one of those tables changes. Content
+// is read far more often than written, and a read through the schema costs several database round trips;
+// a kept result costs a map lookup.
 // Bounded by an estimate of its size in bytes (keys included: they hold what the client sent), least
 // recently used first out; a key longer than MAX_KEY_LENGTH is not kept at all.
 import type { Generation } from "../db/generation.ts";
