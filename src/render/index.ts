@@ -2,7 +2,7 @@
 // rendered from the account's Liquid templates with data from the schema. Pages carry an ETag and answer
 // If-None-Match with 304; a template that fails or runs away answers 500 with a short message.
 import { createHash } from "node:crypto";
-import type { GraphQLSchema } from "graphql";
+import { GRAPHQL_MAX_INT, type GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import type { Context } from "../schema/index.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
@@ -13,9 +13,6 @@ import { renderNotFound, renderPage } from "./page.ts";
 import { type RenderScope, withRenderScope } from "./render-scope.ts";
 import { type EntryList, loadEntryList, loadSite } from "./site-data.ts";
 import { handleSubmit, SUBMIT_PATH } from "./submit.ts";
-
-/** The largest GraphQL Int. */
-const GRAPHQL_MAX_INT = 2_147_483_647;
 
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
