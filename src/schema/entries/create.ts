@@ -61,7 +61,7 @@ builder.mutationField("entryCreate", (t) =>
       try {
         const blueprint = chooseBlueprint(collection, blueprints, blueprintHandle);
         const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
-        const held = { collection, blueprint: blueprints.find((row) => row.id === blueprint.id) ?? {} };
+        const held = { collection, blueprint: blueprint.row };
         const entry = await insertEntry(ctx, scope, collection, input, prepared, query, held);
         return { created: true, entry };
       } catch (error) {

@@ -20,12 +20,15 @@ export interface PreparedEntry {
   references: Map<string, string[]>;
 }
 
-/** `blueprint_handle` if given (one of the collection's), else the collection's first blueprint. */
-export function chooseBlueprint(
+/**
+ * `blueprint_handle` if given (one of the collection's), else the collection's first blueprint; with the
+ * row it was chosen from (what an answer shows of it).
+ */
+export function chooseBlueprint<Row extends { id: string; handle: string; fields: unknown }>(
   collection: CollectionRow,
-  blueprints: { id: string; handle: string; fields: unknown }[],
+  blueprints: readonly Row[],
   handle: string | null | undefined,
-): BlueprintChoice {
+): BlueprintChoice & { row: Row } {
   const chosen =
     handle != null ? blueprints.find((b) => b.handle === handle || b.id === handle) : blueprints[0];
   if (!chosen) {
@@ -36,7 +39,7 @@ export function chooseBlueprint(
         : "is required: the collection has no blueprint",
     );
   }
-  return { id: chosen.id, fields: readFields(chosen.fields) };
+  return { id: chosen.id, fields: readFields(chosen.fields), row: chosen };
 }
 
 export async function prepareEntry(
