@@ -797,4 +797,27 @@ describe("parsed template cache", () => {
     expect(theirs.text).toBe("<main><p>other Post 1</p><i>other byline</i></main>");
     expect((await page("/blog/p1")).text).toBe(mine.text);
   });
+
+  it("keeps each render's own account while renders of both overlap", async () => {
+    // Each render reads the database between its tags (`query`), so twenty renders in flight at once
+    // interleave, some finishing while others still have partials and queries to go. Every `?page=N`
+    // is a page of its own, rendered afresh.
+    await other.put("/templates/post", {
+      template: {
+        html: "<p>other {{ title }}</p>{% query collection: \"post\" %}{{ query.total }}{% endquery %}{% render 'byline' %}",
+      },
+    });
+    const renders = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? page(`/latest?page=${i + 1}`)
+          : siteGet(server, `/blog/p1?page=${i + 1}`, other.account.domain),
+      ),
+    );
+    renders.forEach((render, i) => {
+      expect(render.status, render.text.slice(0, 200)).toBe(200);
+      if (i % 2 === 0) expect(render.text).toContain(`<p class="unknown">total=0 shown=0</p>`);
+      else expect(render.text).toBe("<main><p>other Post 1</p>1<i>other byline</i></main>");
+    });
+  });
 });
