@@ -181,6 +181,61 @@ describe("kept lookups of creates", () => {
   });
 });
 
+describe("kept blueprint fields of referenced entries", () => {
+  // An expansion reads the referenced entry's image fields through its blueprint, kept under the
+  // Blueprint table's generation: a blueprint change, by either process, reaches the next answer.
+  let photoId: string;
+  let cards = 0;
+  const card = async () =>
+    (
+      await expectCreated(
+        viaReader.post("/collections/cards/entries", {
+          handle: `card-${cards++}`,
+          title: "Card",
+          person: "ada",
+        }),
+      )
+    ).person as Record<string, unknown>;
+  const withPhoto = { fields: [{ handle: "photo", type: "image" }] };
+
+  beforeAll(async () => {
+    const asset = await expectCreated(
+      viaReader.post("/assets", {
+        asset: { filename: "ada.txt", data: Buffer.from("Ada").toString("base64") },
+      }),
+    );
+    photoId = asset.id as string;
+    await expectCreated(
+      viaReader.post("/collections", {
+        name: "People",
+        handle: "people",
+        routing: "people/:handle",
+        blueprint: { handle: "person", ...withPhoto },
+      }),
+    );
+    await expectCreated(
+      viaReader.post("/collections/people/entries", { handle: "ada", title: "Ada", photo: photoId }),
+    );
+    await expectCreated(
+      viaReader.post("/collections", {
+        name: "Cards",
+        handle: "cards",
+        routing: "cards/:handle",
+        blueprint: { fields: [{ handle: "person", type: "entity", options: { collection: "people" } }] },
+      }),
+    );
+  });
+
+  it("follow blueprint changes through the other process and through this one", async () => {
+    expect((await card()).photo).toMatch(/^\/assets\/.*ada\.txt$/);
+    expect((await card()).photo).toMatch(/^\/assets\/.*ada\.txt$/);
+    await viaWriter.put("/blueprints/person", { fields: [] });
+    expect((await card()).photo).toBe(photoId);
+    await viaReader.put("/blueprints/person", withPhoto);
+    expect((await card()).photo).toMatch(/^\/assets\/.*ada\.txt$/);
+  });
+});
+
 describe("READ_CACHE_MB=0", () => {
   it("turns the cache off and answers the same", async () => {
     const uncached = await reader.twin({ READ_CACHE_MB: "0" });

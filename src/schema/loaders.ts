@@ -1,6 +1,7 @@
 // Per-request batch loaders: every entity or asset reference met while resolving one request is fetched
 // in one query per account, however many entries or fields point at it.
 import DataLoader from "dataloader";
+import type { Prisma } from "../generated/sqlite/client.ts";
 import type { Context } from "./context.ts";
 
 export interface ReferencedEntry {
@@ -15,8 +16,8 @@ export interface ReferencedEntry {
   blueprint: { fields: unknown };
 }
 
-/** What an expansion reads of a referenced entry (ReferencedEntry). */
-export const referencedEntrySelect = {
+/** What an expansion reads of a referenced entry's own row (its blueprint's fields are kept apart). */
+const referencedRowSelect = {
   id: true,
   title: true,
   handle: true,
@@ -24,8 +25,38 @@ export const referencedEntrySelect = {
   publishedAt: true,
   published: true,
   data: true,
-  blueprint: { select: { fields: true } },
+  blueprintId: true,
 } as const;
+
+/**
+ * The account's entries `where` selects, as an expansion reads them. Their blueprints' fields are kept
+ * under the Blueprint table's generation: entries are written far more often than blueprints, and a
+ * relation would cost a second query on every read.
+ */
+export async function findReferencedEntries(
+  ctx: Pick<Context, "db" | "keep">,
+  accountId: string,
+  where: Prisma.EntryWhereInput,
+): Promise<ReferencedEntry[]> {
+  const rows = await ctx.db.entry.findMany({ where: { ...where, accountId }, select: referencedRowSelect });
+  if (rows.length === 0) return [];
+  const ids = [...new Set(rows.map((row) => row.blueprintId))].sort();
+  const blueprints = await ctx.keep(
+    `blueprint fields\u0000${accountId}\u0000${ids.join(",")}`,
+    () =>
+      ctx.db.blueprint.findMany({
+        where: { accountId, id: { in: ids } },
+        select: { id: true, fields: true },
+      }),
+    { size: (found) => JSON.stringify(found).length * 2, tables: ["Blueprint"] },
+  );
+  const fieldsById = new Map(blueprints.map((blueprint) => [blueprint.id, blueprint.fields]));
+  // A blueprint in use cannot be deleted (onDelete: Restrict), so every row finds its fields.
+  return rows.map(({ blueprintId, ...row }) => ({
+    ...row,
+    blueprint: { fields: fieldsById.get(blueprintId) ?? [] },
+  }));
+}
 
 export interface ReferencedAsset {
   id: string;
@@ -40,7 +71,7 @@ export interface Loaders {
   assets: (accountId: string) => DataLoader<string, ReferencedAsset | null>;
 }
 
-export function createLoaders(ctx: Pick<Context, "db">): Loaders {
+export function createLoaders(ctx: Pick<Context, "db" | "keep">): Loaders {
   const byAccount = new Map<string, DataLoader<string, ReferencedEntry | null>>();
   const assetsByAccount = new Map<string, DataLoader<string, ReferencedAsset | null>>();
   return {
@@ -48,10 +79,7 @@ export function createLoaders(ctx: Pick<Context, "db">): Loaders {
       let loader = byAccount.get(accountId);
       if (!loader) {
         loader = new DataLoader(async (ids) => {
-          const rows = await ctx.db.entry.findMany({
-            where: { accountId, id: { in: [...ids] } },
-            select: referencedEntrySelect,
-          });
+          const rows = await findReferencedEntries(ctx, accountId, { id: { in: [...ids] } });
           const byId = new Map(rows.map((row) => [row.id, row]));
           return ids.map((id) => byId.get(id) ?? null);
         });

@@ -5,7 +5,7 @@ import type { AccountScope } from "../access.ts";
 import type { FieldDefinition } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import { prefixes } from "../ids.ts";
-import { referencedEntrySelect } from "../loaders.ts";
+import { findReferencedEntries } from "../loaders.ts";
 
 export interface EntityLookup {
   ctx: Context;
@@ -36,15 +36,12 @@ export async function resolveEntity(
         : undefined;
   const handle = separator >= 0 ? ref.slice(separator + 1) : ref;
   if (!collectionHandle && !lookup.ownCollectionId) return undefined;
-  const entry = await ctx.db.entry.findFirst({
-    where: {
-      ...scope,
-      handle,
-      ...(collectionHandle
-        ? { collection: { ...scope, handle: collectionHandle } }
-        : { collectionId: lookup.ownCollectionId }),
-    },
-    select: referencedEntrySelect,
+  // At most one: handles are unique in a collection, collection handles in an account.
+  const [entry] = await findReferencedEntries(ctx, scope.accountId, {
+    handle,
+    ...(collectionHandle
+      ? { collection: { ...scope, handle: collectionHandle } }
+      : { collectionId: lookup.ownCollectionId }),
   });
   if (!entry) return undefined;
   loader.prime(entry.id, entry);
