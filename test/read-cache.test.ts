@@ -252,7 +252,7 @@ describe("READ_CACHE_MB=0", () => {
 });
 
 describe("the cache's bounds", () => {
-  const generation = Object.assign(async () => "g1", { of: () => undefined });
+  const generation = Object.assign(async () => "g1", { of: async () => undefined });
 
   it("counts keys in the budget, refuses long keys and drops the least recently used first", async () => {
     const { ReadCache } = await import("../src/schema/read-cache.ts");

@@ -8,8 +8,11 @@ import { type Changed, TableWrites } from "./table-writes.ts";
 
 export interface Generation {
   (): Promise<string>;
-  /** The generation of these tables alone, where the database tells tables apart (SQLite); else undefined. */
-  of(tables: readonly string[]): string | undefined;
+  /**
+   * The generation of these tables alone, where the database tells them apart; else undefined. `current`
+   * gives the caller's own reading of the whole generation (PostgreSQL reads both in one query).
+   */
+  of(tables: readonly string[], current: () => Promise<string>): Promise<string | undefined>;
 }
 
 /**
@@ -20,7 +23,8 @@ export function lateGeneration(): { generation: Generation; connected(real: Gene
   let real: Generation | undefined;
   let unconnected = 0;
   const generation = () => (real ? real() : Promise.resolve(`unconnected.${unconnected++}`));
-  generation.of = (tables: readonly string[]) => (real ? real.of(tables) : `unconnected.${unconnected++}`);
+  generation.of = async (tables: readonly string[], current: () => Promise<string>) =>
+    real ? real.of(tables, current) : `unconnected.${unconnected++}`;
   return {
     generation,
     connected: (connectedGeneration) => {
@@ -45,25 +49,40 @@ export function sqliteGeneration(adapter: Adapter, client: Database.Database): G
   const writes = new TableWrites(client);
   countWrites(adapter, writes);
   const generation = async () => `${writes.generation()}.${dataVersion.get() as number}`;
-  generation.of = (tables: readonly string[]) =>
+  generation.of = async (tables: readonly string[]) =>
     `${writes.generation(tables)}.${dataVersion.get() as number}`;
   return generation;
 }
+
+/** The tables whose every write bumps `LookupTablesVersion` on PostgreSQL (its migration's triggers). */
+export const LOOKUP_TABLES: ReadonlySet<string> = new Set(["Account", "ApiToken", "Collection", "Blueprint"]);
 
 /**
  * PostgreSQL: the server's snapshot `xmin:xmax:xip_list` changes whenever a writing transaction of any
  * session starts (xmax) or ends (it leaves the in-progress list), so a commit by another server process
  * is seen by the next request here. Read-only transactions take no transaction ID and change nothing.
+ * The same query reads the lookup tables' version, which only their own writes change: the generation of
+ * any of those tables.
  */
 export function postgresGeneration(adapter: Adapter & { queryRaw(query: unknown): Promise<unknown> }) {
-  const query = { sql: "SELECT pg_current_snapshot()::text", args: [], argTypes: [] };
+  const query = {
+    sql: `SELECT pg_current_snapshot()::text,
+      (SELECT "version" FROM "LookupTablesVersion" WHERE "id" = 'lookup')::text`,
+    args: [],
+    argTypes: [],
+  };
   // Bound now, before any wrapper (query-count.ts) adds itself: this is bookkeeping, not a request's SQL.
   const queryRaw = adapter.queryRaw.bind(adapter);
   const generation = async () => {
     const result = (await queryRaw(query)) as { rows: unknown[][] };
-    return String(result.rows[0]?.[0]);
+    const [snapshot, lookup] = result.rows[0] ?? [];
+    return `${snapshot}/${lookup ?? ""}`;
   };
-  generation.of = () => undefined;
+  generation.of = async (tables: readonly string[], current: () => Promise<string>) => {
+    if (!tables.every((table) => LOOKUP_TABLES.has(table))) return undefined;
+    const lookup = (await current()).split("/")[1];
+    return lookup ? `lookup.${lookup}` : undefined;
+  };
   return generation;
 }
 

@@ -100,7 +100,7 @@ export function createContext(
     },
     keep: async (key, compute, { size, tables } = {}) => {
       if (!reads) return compute();
-      const ofTables = tables && reads.generation.of(tables);
+      const ofTables = tables && (await reads.generation.of(tables, context.generation));
       if (ofTables) return reads.keep(key, ofTables, compute, size, true);
       return reads.keep(key, await context.generation(), compute, size);
     },

@@ -1,0 +1,86 @@
+// The PostgreSQL generation of the lookup tables (src/db/generation.ts, and the triggers of the
+// lookup_tables_version migration) through the real client on a fresh database: it must change with
+// every committed write to accounts, tokens, collections or blueprints, here or through another
+// connection, and with nothing else. The suite on PostgreSQL runs it (TEST_DATABASE=postgres).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { usesPostgres } from "./helpers/server.ts";
+
+const serverUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const name = `cms_generation_${randomBytes(6).toString("hex")}`;
+const dir = mkdtempSync(join(tmpdir(), "cms-generation-pg-"));
+let url: string;
+let database: Database;
+
+async function admin(sql: string, target = serverUrl): Promise<void> {
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const lookup = () => database.generation.of(["ApiToken"], database.generation);
+
+describe.runIf(usesPostgres)("the PostgreSQL generation of the lookup tables", () => {
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${name}`);
+    const parsed = new URL(serverUrl);
+    parsed.pathname = `/${name}`;
+    url = parsed.toString();
+    database = await openDatabase({ dataDir: dir, databaseUrl: url });
+    await migrate(database);
+    await database.db.account.create({ data: { id: "acct_a", name: "A", domain: "a.test" } });
+  });
+
+  afterAll(async () => {
+    await database?.db.$disconnect();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is told for the lookup tables only", async () => {
+    expect(await lookup()).toMatch(/^lookup\.\d+$/);
+    expect(await database.generation.of(["ApiToken", "Entry"], database.generation)).toBeUndefined();
+  });
+
+  it("changes with a write to a lookup table, not with a write to another table", async () => {
+    const [before, whole] = [await lookup(), await database.generation()];
+    await database.db.template.create({
+      data: { id: "tmpl_1", accountId: "acct_a", handle: "page", title: "Page", html: "<p></p>" },
+    });
+    expect(await lookup()).toBe(before);
+    expect(await database.generation()).not.toBe(whole);
+    await database.db.apiToken.create({ data: { id: "tkn_1", accountId: "acct_a", tokenHash: "h1" } });
+    expect(await lookup()).not.toBe(before);
+  });
+
+  it("does not change with a rolled-back write", async () => {
+    const before = await lookup();
+    await expect(
+      database.db.$transaction(async (tx) => {
+        await tx.apiToken.update({ where: { id: "tkn_1" }, data: { revokedAt: new Date() } });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await lookup()).toBe(before);
+  });
+
+  it("changes with another connection's commit to a lookup table, and with a cascade", async () => {
+    let before = await lookup();
+    await admin(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE "id" = 'tkn_1'`, url);
+    expect(await lookup()).not.toBe(before);
+    before = await lookup();
+    await database.db.account.delete({ where: { id: "acct_a" } });
+    expect(await lookup()).not.toBe(before);
+    expect(await database.db.apiToken.count()).toBe(0);
+  });
+});
