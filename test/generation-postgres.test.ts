@@ -74,6 +74,33 @@ describe.runIf(usesPostgres)("the PostgreSQL generation of the lookup tables", (
     expect(await lookup()).toBe(before);
   });
 
+  it("never makes one writer of a lookup table wait for another's transaction", async () => {
+    const writers = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query("SET statement_timeout = 2000");
+        return client;
+      }),
+    );
+    try {
+      const before = await lookup();
+      // More open transactions than version rows: the last two must add rows rather than wait.
+      for (const [i, writer] of writers.entries()) {
+        await writer.query("BEGIN");
+        await writer.query(
+          `INSERT INTO "ApiToken" ("id", "accountId", "tokenHash") VALUES ('tkn_w${i}', 'acct_a', 'w${i}')`,
+        );
+      }
+      expect(await lookup()).toBe(before);
+      for (const writer of writers) await writer.query("COMMIT");
+      const after = Number((await lookup())?.slice("lookup.".length));
+      expect(after).toBe(Number(before?.slice("lookup.".length)) + writers.length);
+    } finally {
+      await Promise.all(writers.map((writer) => writer.end()));
+    }
+  });
+
   it("changes with another connection's commit to a lookup table, and with a cascade", async () => {
     let before = await lookup();
     await admin(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE "id" = 'tkn_1'`, url);

@@ -54,7 +54,7 @@ export function sqliteGeneration(adapter: Adapter, client: Database.Database): G
   return generation;
 }
 
-/** The tables whose every write bumps `LookupTablesVersion` on PostgreSQL (its migration's triggers). */
+/** The tables whose every write adds to `LookupTablesVersion` on PostgreSQL (its migration's triggers). */
 export const LOOKUP_TABLES: ReadonlySet<string> = new Set(["Account", "ApiToken", "Collection", "Blueprint"]);
 
 /**
@@ -67,7 +67,7 @@ export const LOOKUP_TABLES: ReadonlySet<string> = new Set(["Account", "ApiToken"
 export function postgresGeneration(adapter: Adapter & { queryRaw(query: unknown): Promise<unknown> }) {
   const query = {
     sql: `SELECT pg_current_snapshot()::text,
-      (SELECT "version" FROM "LookupTablesVersion" WHERE "id" = 'lookup')::text`,
+      (SELECT sum("version") FROM "LookupTablesVersion")::text`,
     args: [],
     argTypes: [],
   };

@@ -7,25 +7,25 @@ CREATE TABLE "LookupTablesVersion" (
 );
 
 
--- One row, bumped by every statement that writes a lookup table, in that statement's transaction: a
--- reader sees the new version when it sees the change. One row for the four tables, so a cascade from
--- Account or Collection is counted by its own statement. Bumped before the statement, so the version row
--- is locked before the rows the statement writes.
+-- The lookup tables' version is the sum of a few rows. Every statement that writes accounts, tokens,
+-- collections or blueprints adds one to a row in its own transaction, so a reader sees the sum change when
+-- it sees the write. A writer takes whichever row no other transaction holds (SKIP LOCKED), or adds a row
+-- when all are held: it never waits, so it can neither block another tenant's writer nor deadlock with one.
 -- (src/db/migrate.ts splits statements at a `;` that ends a line: the function body keeps its own inside.)
-INSERT INTO "LookupTablesVersion" ("id", "version") VALUES ('lookup', 0);
+INSERT INTO "LookupTablesVersion" ("id", "version") SELECT 'stripe-' || n, 0 FROM generate_series(1, 8) AS n;
 
-CREATE FUNCTION "bump_lookup_tables_version"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN UPDATE "LookupTablesVersion" SET "version" = "version" + 1 WHERE "id" = 'lookup'; RETURN NULL; END
+CREATE FUNCTION "bump_lookup_tables_version"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN UPDATE "LookupTablesVersion" SET "version" = "version" + 1 WHERE "id" = (SELECT "id" FROM "LookupTablesVersion" LIMIT 1 FOR UPDATE SKIP LOCKED); IF NOT FOUND THEN INSERT INTO "LookupTablesVersion" ("id", "version") VALUES (gen_random_uuid()::text, 1); END IF; RETURN NULL; END
 $$;
 
-CREATE TRIGGER "Account_lookup_version" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Account"
+CREATE TRIGGER "Account_lookup_version" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Account"
     FOR EACH STATEMENT EXECUTE FUNCTION "bump_lookup_tables_version"();
 
-CREATE TRIGGER "ApiToken_lookup_version" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "ApiToken"
+CREATE TRIGGER "ApiToken_lookup_version" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "ApiToken"
     FOR EACH STATEMENT EXECUTE FUNCTION "bump_lookup_tables_version"();
 
-CREATE TRIGGER "Collection_lookup_version" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Collection"
+CREATE TRIGGER "Collection_lookup_version" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Collection"
     FOR EACH STATEMENT EXECUTE FUNCTION "bump_lookup_tables_version"();
 
-CREATE TRIGGER "Blueprint_lookup_version" BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Blueprint"
+CREATE TRIGGER "Blueprint_lookup_version" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Blueprint"
     FOR EACH STATEMENT EXECUTE FUNCTION "bump_lookup_tables_version"();
