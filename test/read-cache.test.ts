@@ -168,6 +168,31 @@ describe("kept lookups of creates", () => {
     expect((await expectCreated(create(viaReader))).content_path).toMatch(/^\/own-drafts\/draft-\d+$/);
   });
 
+  it("see a blueprint changed by an earlier mutation of the same GraphQL document", async () => {
+    const mutate = async (field: string) => {
+      const response = await request(`${reader.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${account.token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          query: `mutation($account: ID!, $fields: [BlueprintFieldInput!]!, $values: JSON) {
+            blueprintUpdate(account_id: $account, id: "draft", input: { fields: $fields }) { id }
+            entryCreate(account_id: $account, collection_id: "drafts",
+              input: { handle: "draft-${created++}", title: "Draft", values: $values }) { entry { values } }
+          }`,
+          variables: {
+            account: account.account_id,
+            fields: [{ handle: field, type: "text" }],
+            values: { [field]: "sunny" },
+          },
+        }),
+      });
+      expect(response.status, response.text).toBe(200);
+      return response.body.data.entryCreate.entry.values as Record<string, unknown>;
+    };
+    expect(await mutate("weather")).toMatchObject({ weather: "sunny" });
+    expect(await mutate("outlook")).toMatchObject({ outlook: "sunny" });
+  });
+
   it("refuse a token revoked through the other process at the next create", async () => {
     const token = JSON.parse(
       (await cms(writer, ["token", "create", "--account", account.account_id, "--json"])).stdout,

@@ -6,6 +6,7 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import AccessFirstPlugin from "./access-first.ts";
 import type { Context } from "./context.ts";
+import FreshAfterWritesPlugin from "./fresh-after-writes.ts";
 import { validationFailure } from "./validation.ts";
 
 export const builder = new SchemaBuilder<{
@@ -19,7 +20,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // accessFirst before validation: its wrapper runs outside (before) the argument validation.
-  plugins: [AccessFirstPlugin, PrismaPlugin, ValidationPlugin],
+  plugins: [FreshAfterWritesPlugin, AccessFirstPlugin, PrismaPlugin, ValidationPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (ctx) => ctx.db,

@@ -51,7 +51,8 @@ export async function findReferencedEntries(
     { size: (found) => JSON.stringify(found).length * 2, tables: ["Blueprint"] },
   );
   const fieldsById = new Map(blueprints.map((blueprint) => [blueprint.id, blueprint.fields]));
-  // A blueprint in use cannot be deleted (onDelete: Restrict), so every row finds its fields.
+  // A blueprint in use cannot be deleted (onDelete: Restrict); only an entry that moved to another
+  // blueprint between the two reads, whose old one was then deleted, finds none (for this request).
   return rows.map(({ blueprintId, ...row }) => ({
     ...row,
     blueprint: { fields: fieldsById.get(blueprintId) ?? [] },
