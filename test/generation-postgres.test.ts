@@ -10,30 +10,19 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { usesPostgres } from "./helpers/server.ts";
+import { postgresStatement, postgresUrl, usesPostgres } from "./helpers/server.ts";
 
-const serverUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const name = `cms_generation_${randomBytes(6).toString("hex")}`;
 const dir = mkdtempSync(join(tmpdir(), "cms-generation-pg-"));
 let url: string;
 let database: Database;
 
-async function admin(sql: string, target = serverUrl): Promise<void> {
-  const client = new pg.Client({ connectionString: target });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 const lookup = () => database.generation.of(["ApiToken"], database.generation);
 
 describe.runIf(usesPostgres)("the PostgreSQL generation of the lookup tables", () => {
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${name}`);
-    const parsed = new URL(serverUrl);
+    await postgresStatement(`CREATE DATABASE ${name}`);
+    const parsed = new URL(postgresUrl);
     parsed.pathname = `/${name}`;
     url = parsed.toString();
     database = await openDatabase({ dataDir: dir, databaseUrl: url });
@@ -43,7 +32,7 @@ describe.runIf(usesPostgres)("the PostgreSQL generation of the lookup tables", (
 
   afterAll(async () => {
     await database?.db.$disconnect();
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await postgresStatement(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -103,7 +92,7 @@ describe.runIf(usesPostgres)("the PostgreSQL generation of the lookup tables", (
 
   it("changes with another connection's commit to a lookup table, and with a cascade", async () => {
     let before = await lookup();
-    await admin(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE "id" = 'tkn_1'`, url);
+    await postgresStatement(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE "id" = 'tkn_1'`, url);
     expect(await lookup()).not.toBe(before);
     before = await lookup();
     await database.db.account.delete({ where: { id: "acct_a" } });

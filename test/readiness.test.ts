@@ -3,24 +3,11 @@
 // PostgreSQL only: the embedded SQLite database is a file opened in the server's own process, and no
 // honest way makes `SELECT 1` fail on an open connection (removing or chmod-ing the file does not, and
 // the tests run as root), so on SQLite the database is never "unreachable" and the test is skipped.
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "./helpers/api.ts";
-import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { postgresStatement, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
-const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 let server: TestServer;
-
-/** Runs one statement on the PostgreSQL server's maintenance database. */
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function status(path: string): Promise<{ status: number; body: unknown }> {
   const { status, body } = await request(`${server.url}${path}`);
@@ -42,13 +29,15 @@ describe.runIf(usesPostgres)("readiness on PostgreSQL", () => {
     expect(await status("/readyz")).toEqual({ status: 200, body: { status: "ready" } });
 
     // No new connections, and the server's open ones are cut: the database is out of reach.
-    await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await postgresStatement(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
     try {
-      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+      await postgresStatement(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
+      );
       expect(await status("/readyz")).toEqual({ status: 503, body: { status: "unavailable" } });
       expect(await status("/healthz")).toEqual({ status: 200, body: { status: "ok" } });
     } finally {
-      await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await postgresStatement(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     }
 
     expect(await status("/readyz")).toEqual({ status: 200, body: { status: "ready" } });

@@ -29,7 +29,18 @@ export interface TestServer {
 
 const root = new URL("../..", import.meta.url).pathname;
 export const usesPostgres = process.env.TEST_DATABASE === "postgres";
-const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** Runs one statement on a PostgreSQL database: the server's maintenance database unless told another. */
+export async function postgresStatement(sql: string, url = postgresUrl): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
 
 /** A fresh database, and a fresh data directory (the embedded database, uploaded files) on both. */
 async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
