@@ -55,7 +55,7 @@ export function sqliteGeneration(adapter: Adapter, client: Database.Database): G
 }
 
 /** The tables whose every write adds to `LookupTablesVersion` on PostgreSQL (its migration's triggers). */
-export const LOOKUP_TABLES: ReadonlySet<string> = new Set(["Account", "ApiToken", "Collection", "Blueprint"]);
+const LOOKUP_TABLES: ReadonlySet<string> = new Set(["Account", "ApiToken", "Collection", "Blueprint"]);
 
 /**
  * PostgreSQL: the server's snapshot `xmin:xmax:xip_list` changes whenever a writing transaction of any

@@ -2,8 +2,8 @@
 // in-process). A query's result is kept in the read cache under the data generation read before it
 // ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
 // depends on besides the data). Results with errors are not kept. Mutations run as they are, and the
-// request reads the generation afresh after one, so its later reads (a page rendered after a form
-// submission) see its own write. REST executes through sofa's own `execute`: its GET answers are kept
+// request reads the generation afresh after each one (fresh-after-writes.ts), so its later reads (a page
+// rendered after a form submission) see its own write. REST executes through sofa's own `execute`: its GET answers are kept
 // whole (src/rest/kept-answers.ts), and a REST write is the last thing its request does.
 import {
   type DocumentNode,
@@ -35,13 +35,8 @@ export async function cachedExecute(
 ): Promise<ExecutionResult> {
   const ctx = args.contextValue as Context;
   const operation = getOperationAST(args.document, args.operationName);
-  if (!ctx.reads || operation?.operation !== "query") {
-    try {
-      return await execute(args);
-    } finally {
-      ctx.dataChanged();
-    }
-  }
+  // After each root mutation the request reads the generation afresh (fresh-after-writes.ts).
+  if (!ctx.reads || operation?.operation !== "query") return execute(args);
   const key = [
     documentId(args.document),
     args.operationName ?? "",
