@@ -6,7 +6,7 @@ import { api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-import { siteGet } from "./helpers/site.ts";
+import { siteGet, siteRequest } from "./helpers/site.ts";
 
 let server: TestServer;
 let account: TestAccount;
@@ -64,5 +64,15 @@ describe("page caching", () => {
       expect(fresh.status, ifNoneMatch).toBe(200);
       expect(fresh.text).toContain("<p>Hello</p>");
     }
+  });
+
+  it("answers HEAD with the headers of GET, Content-Length included, and no body", async () => {
+    const got = await page();
+    const head = await siteRequest(server, "/notes/hello", account.domain, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
+    expect(head.headers["content-length"]).toBe(String(Buffer.byteLength(got.text)));
+    expect(head.headers.etag).toBe(got.headers.etag);
+    expect(head.headers["content-type"]).toBe(got.headers["content-type"]);
   });
 });

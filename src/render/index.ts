@@ -66,7 +66,8 @@ function respond(page: RenderedPage, request: Request): Response {
   const headers = { etag: page.etag, "cache-control": "public, max-age=0, must-revalidate" };
   if (matchesIfNoneMatch(request.headers.get("if-none-match"), page.etag))
     return new Response(null, { status: 304, headers });
-  return html(request.method === "HEAD" ? "" : page.body, 200, headers);
+  // Node sends a HEAD answer's headers (Content-Length included) without its body.
+  return html(page.body, 200, headers);
 }
 
 async function renderRequest(

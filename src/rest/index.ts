@@ -34,7 +34,8 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
     const url = new URL(request.url);
     const page = publicPages[url.pathname];
     if (page && (request.method === "GET" || request.method === "HEAD")) {
-      return new Response(request.method === "HEAD" ? null : page.body, {
+      // Node sends a HEAD answer's headers (Content-Length included) without its body.
+      return new Response(page.body, {
         headers: { "content-type": page.type, "cache-control": "no-cache" },
       });
     }
