@@ -34,7 +34,14 @@ export function createApp(
     config.readCacheBytes > 0 && !queryCountingEnabled()
       ? new ReadCache(database.generation, config.readCacheBytes)
       : undefined;
-  const deps: ContextDeps = { ...database, storage, uploadLimit: config.uploadLimit, outbox, reads };
+  const deps: ContextDeps = {
+    ...database,
+    storage,
+    uploadLimit: config.uploadLimit,
+    outbox,
+    submissions: limiter.submissions,
+    reads,
+  };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);
   const site = createSiteHandler(schema);

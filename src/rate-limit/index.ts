@@ -1,10 +1,12 @@
 // Per-client rate limiting of the API (RATE_LIMIT_PER_MINUTE, 0 = off): each API token has its own
 // budget per minute, and so has each client IP address for requests without a valid token. Counted in
 // memory by default, in Redis when REDIS_URL is set (shared by every process using it). Over the budget,
-// the answer is 429 with Retry-After and the usual error body.
+// the answer is 429 with Retry-After and the usual error body. Form submissions are counted in the same
+// place (the schema's spam check decides how many an address may send).
 import { Response } from "../http/fetch-api.ts";
 import type { Log } from "../request-log.ts";
-import { createRedisStore } from "./redis.ts";
+import { createMemoryEvents, createRedisEvents, type RecentEvents } from "./recent-events.ts";
+import { connectRedis, createRedisStore } from "./redis.ts";
 import { type CounterStore, createMemoryStore } from "./window.ts";
 
 export interface RateLimitConfig {
@@ -26,16 +28,19 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** Counts one request for `key` (`token:<id>` or `ip:<address>`); undefined when limiting is off or unavailable. */
   check(key: string): Promise<RateLimitDecision | undefined>;
+  /** Recent form submissions by form and address, counted whether or not requests are limited. */
+  submissions: RecentEvents;
   close(): Promise<void>;
 }
 
 const WINDOW_MS = 60_000;
 
 export function createRateLimiter(config: RateLimitConfig, log: Log): RateLimiter {
-  if (config.perMinute <= 0) return { check: async () => undefined, close: async () => {} };
-  const store: CounterStore = config.redisUrl
-    ? createRedisStore(config.redisUrl, config.redisPrefix, log)
-    : createMemoryStore();
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const submissions = redis ? createRedisEvents(redis, `${config.redisPrefix}form:`) : createMemoryEvents();
+  const close = async () => redis?.close();
+  if (config.perMinute <= 0) return { check: async () => undefined, submissions, close };
+  const store: CounterStore = redis ? createRedisStore(redis, config.redisPrefix) : createMemoryStore();
   return {
     async check(key) {
       const window = await store.hit(key, WINDOW_MS);
@@ -47,7 +52,11 @@ export function createRateLimiter(config: RateLimitConfig, log: Log): RateLimite
         retryAfterSeconds: Math.max(1, Math.ceil(window.resetInMs / 1000)),
       };
     },
-    close: () => store.close(),
+    submissions,
+    close: async () => {
+      await store.close();
+      await close();
+    },
   };
 }
 

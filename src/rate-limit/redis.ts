@@ -1,24 +1,24 @@
-// Counters in Redis (REDIS_URL), so that every server process sharing it shares one budget per key.
-// One Lua script counts and sets the window's expiry atomically. When Redis cannot answer (down, slow,
-// not yet connected) requests are let through and a warning is logged, once per outage: a broken
-// limiter must not take the API down with it.
+// One Redis connection (REDIS_URL) for every counter shared between server processes: the request
+// budgets and the form submissions. Each count is one Lua script, atomic in Redis. When Redis cannot
+// answer (down, slow, not yet connected) the count is skipped and a warning is logged, once per outage:
+// a broken limiter must not take the API or the forms down with it.
 import { Redis } from "ioredis";
 import type { Log } from "../request-log.ts";
 import type { CounterStore } from "./window.ts";
 
-// Returns {count, milliseconds left}. PEXPIRE only on the window's first request; a key somehow left
-// without an expiry gets one, so it can never block for good.
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if count == 1 or ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {count, ttl}
-`;
+export interface RedisScript {
+  /** The command's name on the connection (scripts are sent once, then called by their SHA). */
+  name: string;
+  lua: string;
+}
 
-export function createRedisStore(url: string, prefix: string, log: Log): CounterStore {
+export interface RedisLink {
+  /** The script's answer for one key; undefined when Redis cannot answer. */
+  run<T>(script: RedisScript, key: string, args: (string | number)[]): Promise<T | undefined>;
+  close(): Promise<void>;
+}
+
+export function connectRedis(url: string, log: Log): RedisLink {
   const redis = new Redis(url, {
     // Fail fast instead of queueing commands while disconnected, and never wait long for an answer.
     enableOfflineQueue: false,
@@ -27,14 +27,17 @@ export function createRedisStore(url: string, prefix: string, log: Log): Counter
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
   });
-  redis.defineCommand("cmsRateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
+  const commands = redis as unknown as Record<
+    string,
+    (key: string, ...args: (string | number)[]) => Promise<unknown>
+  >;
   let failing = false;
   const warn = (error: unknown) => {
     if (failing) return;
     failing = true;
     log({
       level: "warn",
-      msg: "rate limiter: Redis unavailable, requests are not limited",
+      msg: "rate limiter: Redis unavailable, requests and form submissions are not limited",
       error: String((error as Error)?.message ?? error),
     });
   };
@@ -43,15 +46,13 @@ export function createRedisStore(url: string, prefix: string, log: Log): Counter
     if (failing) log({ level: "info", msg: "rate limiter: Redis available again" });
     failing = false;
   });
-  const hit = (redis as unknown as Record<string, (key: string, ms: number) => Promise<[number, number]>>)
-    .cmsRateLimitHit;
   return {
-    async hit(key, windowMs) {
+    async run<T>(script: RedisScript, key: string, args: (string | number)[]) {
+      if (!commands[script.name]) redis.defineCommand(script.name, { numberOfKeys: 1, lua: script.lua });
       try {
-        const [count, resetInMs] = (await hit?.call(redis, `${prefix}${key}`, windowMs)) ?? [];
-        if (count === undefined || resetInMs === undefined) return undefined;
+        const answer = (await commands[script.name]?.call(redis, key, ...args)) as T | undefined;
         failing = false;
-        return { count, resetInMs };
+        return answer;
       } catch (error) {
         warn(error);
         return undefined;
@@ -60,5 +61,33 @@ export function createRedisStore(url: string, prefix: string, log: Log): Counter
     async close() {
       redis.disconnect();
     },
+  };
+}
+
+// Returns {count, milliseconds left}. PEXPIRE only on the window's first request; a key somehow left
+// without an expiry gets one, so it can never block for good.
+const HIT_SCRIPT: RedisScript = {
+  name: "cmsRateLimitHit",
+  lua: `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`,
+};
+
+/** Request counters in Redis: every server process sharing it shares one budget per key. */
+export function createRedisStore(link: RedisLink, prefix: string): CounterStore {
+  return {
+    async hit(key, windowMs) {
+      const [count, resetInMs] =
+        (await link.run<[number, number]>(HIT_SCRIPT, `${prefix}${key}`, [windowMs])) ?? [];
+      if (count === undefined || resetInMs === undefined) return undefined;
+      return { count, resetInMs };
+    },
+    async close() {},
   };
 }

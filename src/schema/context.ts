@@ -4,6 +4,7 @@
 import type { Db, DbProvider } from "../db/client.ts";
 import type { Prisma } from "../generated/sqlite/client.ts";
 import { noOutbox, type Outbox } from "../mail/outbox.ts";
+import { createMemoryEvents, type RecentEvents } from "../rate-limit/recent-events.ts";
 import type { Storage } from "../storage/local.ts";
 import { findViewer, type Viewer } from "./accounts/tokens.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
@@ -26,6 +27,8 @@ export interface Context {
   stagedUploads: Set<string>;
   /** Where mail goes to be delivered later (form notifications); never blocks the request. */
   outbox: Outbox;
+  /** Recent submissions of spam-checked forms by form and address (in Redis with REDIS_URL). */
+  submissions: RecentEvents;
   /** Kept results of reads (cached-execute.ts); none in the CLI and schema tests. */
   reads: ReadCache | undefined;
   /** Everything besides the data a query's answer depends on: the bearer token and the Host. */
@@ -51,12 +54,15 @@ export interface ContextDeps {
   uploadLimit: number;
   /** Without one (tests of the schema, the CLI), nothing is sent. */
   outbox?: Outbox;
+  /** Without them, this process's own memory. */
+  submissions?: RecentEvents;
   reads?: ReadCache;
 }
 
 /** A table of the database (a Prisma model: no model maps to another name). */
 export type Table = Prisma.ModelName;
 
+const ownSubmissions = createMemoryEvents();
 const viewerTables = { tables: ["ApiToken"] } as const;
 const siteTables = { tables: ["Account"] } as const;
 
@@ -89,6 +95,7 @@ export function createContext(
     clientIp,
     stagedUploads: new Set(),
     outbox: deps.outbox ?? noOutbox,
+    submissions: deps.submissions ?? ownSubmissions,
     reads,
     caller: `${token ?? ""}\u0000${host}`,
     generation: () => {

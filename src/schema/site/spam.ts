@@ -21,33 +21,22 @@ export function looksLikeSpam(values: Record<string, unknown>): boolean {
 
 export const SUBMISSIONS_PER_WINDOW = 10;
 export const WINDOW_MS = 10 * 60_000;
-/** Addresses remembered at once; past it the least recently seen are forgotten. */
-const MAX_TRACKED = 50_000;
-
-/** Submission times by form and client address, in this process (oldest first within a key). */
-const recent = new Map<string, number[]>();
 
 /**
  * Counts a submission of `formId` from the request's client address, or refuses it with a 429 when that
  * address already sent SUBMISSIONS_PER_WINDOW within the window. Without a known address (in-process
- * calls) nothing is counted.
+ * calls), or when the shared count cannot be reached, nothing is counted.
  */
-export function countSubmission(ctx: Context, formId: string, now = Date.now()): void {
+export async function countSubmission(ctx: Context, formId: string): Promise<void> {
   if (!ctx.clientIp) return;
-  const key = `${formId}\n${ctx.clientIp}`;
-  const times = (recent.get(key) ?? []).filter((time) => now - time < WINDOW_MS);
-  if (times.length >= SUBMISSIONS_PER_WINDOW) {
-    recent.set(key, times);
-    const wait = Math.ceil((WINDOW_MS - (now - (times[0] ?? now))) / 1000);
-    throw new ApiError(429, "Too many submissions", [
-      { path: "body", message: `this form was sent too often from your address; try again in ${wait} s` },
-    ]);
-  }
-  times.push(now);
-  recent.delete(key);
-  recent.set(key, times);
-  for (const oldest of recent.keys()) {
-    if (recent.size <= MAX_TRACKED) break;
-    recent.delete(oldest);
-  }
+  const admitted = await ctx.submissions.admit(
+    `${formId}:${ctx.clientIp}`,
+    SUBMISSIONS_PER_WINDOW,
+    WINDOW_MS,
+  );
+  if (!admitted || admitted.allowed) return;
+  const wait = Math.max(1, Math.ceil(admitted.retryInMs / 1000));
+  throw new ApiError(429, "Too many submissions", [
+    { path: "body", message: `this form was sent too often from your address; try again in ${wait} s` },
+  ]);
 }

@@ -81,7 +81,7 @@ export async function submitForm(
     else if (field.required) problems.add(field.handle, "is required");
   }
   problems.throwIfAny();
-  if (form.spamCheckEnabled) countSubmission(ctx, form.id);
+  if (form.spamCheckEnabled) await countSubmission(ctx, form.id);
   if (form.spamCheckEnabled && looksLikeSpam(values)) return { saved: false, ...answer };
 
   const lookup = { ctx, scope, ownCollectionId: form.collectionId };
