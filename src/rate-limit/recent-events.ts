@@ -12,9 +12,8 @@ export interface Admission {
 }
 
 export interface RecentEvents {
-  /** Counts an event for `key` if fewer than `limit` happened in the last `windowMs`; undefined when the
-   * store cannot answer (the event is let through). */
-  admit(key: string, limit: number, windowMs: number): Promise<Admission | undefined>;
+  /** Counts an event for `key` if fewer than `limit` happened in the last `windowMs`. */
+  admit(key: string, limit: number, windowMs: number): Promise<Admission>;
 }
 
 /** Keys remembered at once in memory; past it the least recently seen are forgotten. */
@@ -43,7 +42,9 @@ export function createMemoryEvents(now: () => number = Date.now): RecentEvents {
 
 // A sorted set per key, scored by the Redis server's clock in ms (so processes' clocks never disagree).
 // Returns {allowed (1/0), ms until the oldest event leaves the window}.
+// (Redis before 5 allows writes after TIME only with effects replication, the only mode from 7 on.)
 const ADMIT_SCRIPT = `
+if redis.replicate_commands then redis.replicate_commands() end
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local window = tonumber(ARGV[2])
@@ -57,7 +58,9 @@ redis.call('PEXPIRE', KEYS[1], window)
 return {1, 0}
 `;
 
+/** Shared through Redis; while Redis cannot answer, each process counts on its own (a limit all the same). */
 export function createRedisEvents(link: RedisLink, prefix: string): RecentEvents {
+  const own = createMemoryEvents();
   let sequence = 0;
   return {
     async admit(key, limit, windowMs) {
@@ -68,7 +71,7 @@ export function createRedisEvents(link: RedisLink, prefix: string): RecentEvents
         `${prefix}${key}`,
         [limit, windowMs, member],
       );
-      if (!answer) return undefined;
+      if (!answer) return own.admit(key, limit, windowMs);
       const [allowed, retryInMs] = answer;
       return { allowed: allowed === 1, retryInMs: Math.max(0, retryInMs) };
     },

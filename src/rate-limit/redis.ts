@@ -1,7 +1,8 @@
 // One Redis connection (REDIS_URL) for every counter shared between server processes: the request
 // budgets and the form submissions. Each count is one Lua script, atomic in Redis. When Redis cannot
-// answer (down, slow, not yet connected) the count is skipped and a warning is logged, once per outage:
-// a broken limiter must not take the API or the forms down with it.
+// answer (down, slow, not yet connected) a warning is logged, once per outage, and the caller decides:
+// requests go through (a broken limiter must not take the API down), form submissions are counted in the
+// process's memory.
 import { Redis } from "ioredis";
 import type { Log } from "../request-log.ts";
 import type { CounterStore } from "./window.ts";
@@ -37,7 +38,7 @@ export function connectRedis(url: string, log: Log): RedisLink {
     failing = true;
     log({
       level: "warn",
-      msg: "rate limiter: Redis unavailable, requests and form submissions are not limited",
+      msg: "rate limiter: Redis unavailable; requests are not limited, form submissions are counted per process",
       error: String((error as Error)?.message ?? error),
     });
   };

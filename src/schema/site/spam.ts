@@ -25,7 +25,7 @@ export const WINDOW_MS = 10 * 60_000;
 /**
  * Counts a submission of `formId` from the request's client address, or refuses it with a 429 when that
  * address already sent SUBMISSIONS_PER_WINDOW within the window. Without a known address (in-process
- * calls), or when the shared count cannot be reached, nothing is counted.
+ * calls) nothing is counted.
  */
 export async function countSubmission(ctx: Context, formId: string): Promise<void> {
   if (!ctx.clientIp) return;
@@ -34,7 +34,7 @@ export async function countSubmission(ctx: Context, formId: string): Promise<voi
     SUBMISSIONS_PER_WINDOW,
     WINDOW_MS,
   );
-  if (!admitted || admitted.allowed) return;
+  if (admitted.allowed) return;
   const wait = Math.max(1, Math.ceil(admitted.retryInMs / 1000));
   throw new ApiError(429, "Too many submissions", [
     { path: "body", message: `this form was sent too often from your address; try again in ${wait} s` },
