@@ -3,13 +3,12 @@
 // number of fields of a blueprint, and the longest names, titles and texts. Each is a 422 on the field,
 // never a 500; body (413) and upload (413) sizes are tested in conventions.test.ts and assets.test.ts. URLs
 // and headers past Node's 16 KB (431) and malformed requests (400) get the error body too.
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../src/rest/routes.ts";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
 import { expect422Naming, expectError } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { rawExchange, startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
 let account: TestAccount;
@@ -243,16 +242,7 @@ describe("names, titles and texts", () => {
 });
 
 describe("requests Node refuses before reading them", () => {
-  /** The raw answer to `text` written on a fresh connection. */
-  const raw = (text: string) =>
-    new Promise<string>((resolve, reject) => {
-      const { port } = new URL(server.url);
-      const socket = connect(Number(port), "127.0.0.1", () => socket.end(text));
-      let answer = "";
-      socket.on("data", (chunk) => (answer += chunk));
-      socket.on("end", () => resolve(answer));
-      socket.on("error", reject);
-    });
+  const raw = (text: string) => rawExchange(server, text);
 
   it("answers a URL and headers past 16 KB with 431 and the error body on headers", async () => {
     const response = await client.get(`/collections?handle=${"x".repeat(20_000)}`);

@@ -1,12 +1,11 @@
 // Conditional GET of site pages (decisions.md "Site renderer"): a page carries an ETag and
 // Cache-Control, and If-None-Match answers 304 with no body when it names that tag, strong, weak
 // (`W/"..."`) or in a list, as asset files do.
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { rawExchange, startServer, type TestServer } from "./helpers/server.ts";
 import { siteGet, siteRequest } from "./helpers/site.ts";
 
 let server: TestServer;
@@ -76,21 +75,10 @@ describe("page caching", () => {
     expect(head.headers["content-type"]).toBe(got.headers["content-type"]);
     // HTTP clients drop a HEAD answer's body: only the bytes on the wire show that none was sent.
     const raw = await rawExchange(
+      server,
       `HEAD /notes/hello HTTP/1.1\r\nHost: ${account.domain}\r\nConnection: close\r\n\r\n`,
     );
     expect(raw).toMatch(/^HTTP\/1\.1 200 /);
     expect(raw.endsWith("\r\n\r\n")).toBe(true);
   });
 });
-
-/** Everything the server writes back to `request` until it closes the connection. */
-function rawExchange(request: string): Promise<string> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), "127.0.0.1", () => socket.write(request));
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("end", () => resolve(Buffer.concat(chunks).toString("latin1")));
-    socket.on("error", reject);
-  });
-}

@@ -3,8 +3,9 @@
 // ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
 // depends on besides the data). Results with errors are not kept. Mutations run as they are, and the
 // request reads the generation afresh after each one (fresh-after-writes.ts), so its later reads (a page
-// rendered after a form submission) see its own write. REST executes through sofa's own `execute`: its GET answers are kept
-// whole (src/rest/kept-answers.ts), and a REST write is the last thing its request does.
+// rendered after a form submission) see its own write. REST executes through sofa's own `execute`: its
+// GET answers are kept whole (src/rest/kept-answers.ts), and a REST write is the last thing its request
+// does.
 import {
   type DocumentNode,
   type ExecutionArgs,
@@ -35,7 +36,6 @@ export async function cachedExecute(
 ): Promise<ExecutionResult> {
   const ctx = args.contextValue as Context;
   const operation = getOperationAST(args.document, args.operationName);
-  // After each root mutation the request reads the generation afresh (fresh-after-writes.ts).
   if (!ctx.reads || operation?.operation !== "query") return execute(args);
   const key = [
     documentId(args.document),

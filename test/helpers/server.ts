@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -143,5 +144,21 @@ function stopProcess(child: ChildProcess): Promise<void> {
     child.on("exit", () => resolve());
     child.kill("SIGTERM");
     setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+  });
+}
+
+/**
+ * Everything the server writes back to `text`, sent on a fresh connection, until it closes it (exact
+ * bytes). The connection stays open for writing: a half-closed one may be dropped before a slow handler
+ * answers, so `text` must make the server close (`Connection: close`, or a request it refuses).
+ */
+export function rawExchange(server: TestServer, text: string): Promise<string> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(text));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("end", () => resolve(Buffer.concat(chunks).toString("latin1")));
+    socket.on("error", reject);
   });
 }
