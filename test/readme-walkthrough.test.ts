@@ -1,0 +1,67 @@
+// The README's walk-through, run as written (issue #15): every shell block from "Walk-through" up to
+// "Running it", in one bash session, against a server at default settings (rate limits included), with
+// only the address changed. It fails when a command of the README stops working, or when the bulk
+// import meets a 429.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "./helpers/server.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+
+/** The shell blocks of the README between two headings, in order. */
+function shellBlocks(from: string, to: string): string[] {
+  const readme = readFileSync(`${root}README.md`, "utf8");
+  const part = readme.slice(readme.indexOf(from), readme.indexOf(to));
+  return [...part.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+}
+
+function bash(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-o", "pipefail", "-c", script], { cwd: root, env });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
+  });
+}
+
+let server: TestServer;
+let run: { code: number; out: string; err: string };
+
+beforeAll(async () => {
+  // An empty value is the default: the walk-through runs at the settings a new user gets.
+  server = await startServer({ RATE_LIMIT_PER_MINUTE: "" });
+  const blocks = shellBlocks("## Walk-through", "## Running it");
+  const script = blocks.join("\n").replaceAll("http://localhost:3000", server.url);
+  run = await bash(script, { ...server.env, PATH: process.env.PATH });
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("the README walk-through", () => {
+  it("runs as written", () => {
+    expect(run.code, run.err).toBe(0);
+    expect(run.err).not.toMatch(/\n\s+at |error/i);
+  });
+
+  it("creates the blog and reads it back", () => {
+    expect(run.out).toContain('"content_path": "/blog/hello-world"');
+    expect(run.out).toContain('"message": "must be one of news, guides"');
+    // GraphQL: the news post rated 4.5 and the menu.
+    expect(run.out).toMatch(/"title": "Hello, world"[\s\S]*"rating": 4\.5/);
+  });
+
+  it("renders the site and its contact form", () => {
+    expect(run.out).toMatch(/<form[^>]*action="\/cms\/contact\/submit"/);
+  });
+
+  it("imports 3,000 entries at full speed without a 429", () => {
+    expect(run.out).toMatch(/^\s*3000 201$/m);
+    expect(run.out).not.toMatch(/^\s*\d+ 429$/m);
+  });
+});
