@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the tests talk to: PostgreSQL and Redis at 127.0.0.1, and Debian's Chromium for the browser test.
+# What the tests talk to: PostgreSQL and Redis at 127.0.0.1, Debian's Chromium for the browser tests, curl and jq.
 # Starts what is installed but stopped, installs what is missing (apt, as root); quick when all is up.
 set -euo pipefail
 
@@ -31,3 +31,11 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Chromium"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+
+# The README walk-through's test runs its commands as written: curl and jq.
+for tool in curl jq; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "== installing $tool"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >/dev/null
+  fi
+done
