@@ -139,7 +139,7 @@ describe("create", () => {
       "1st",
       "_private",
       "foot er",
-      "stgbl_x",
+      "stgbl_01m86qk4y29vy2ej45c6gzafpx",
       "",
       "a".repeat(65),
     ]) {

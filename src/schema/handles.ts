@@ -1,7 +1,8 @@
 // Handles: URL- and Liquid-friendly names, unique per account (entries: per collection). A `:id` in a
-// path is a prefix ID when it starts with the resource's prefix, else a handle; handles may therefore
-// not start with that prefix.
+// path is a prefix ID when it has the exact shape of one (ids.ts), else a handle; a handle may therefore
+// start with the resource's prefix (`nav_main`), but not have the whole shape of its ID.
 import { z } from "zod";
+import { isIdOf } from "./ids.ts";
 
 export const HANDLE_MAX = 100;
 const handlePattern = /^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$/;
@@ -15,12 +16,17 @@ export function handleSchema(prefix?: string) {
       handlePattern,
       "may contain only lowercase letters, digits, '-' and '_', and must start and end with a letter or digit",
     )
-    .refine((handle) => !prefix || !handle.startsWith(prefix), `must not start with '${prefix}'`);
+    .refine((handle) => !prefix || !isIdOf(handle, prefix), idShapeMessage(prefix ?? ""));
+}
+
+/** Why a handle with the shape of its resource's ID is refused: a path could not tell them apart. */
+export function idShapeMessage(prefix: string): string {
+  return `must not have the shape of an ID ('${prefix}' followed by 26 letters and digits)`;
 }
 
 /** The where-clause for a path `:id` that may be a prefix ID or a handle. */
 export function idOrHandle(value: string, prefix: string): { id: string } | { handle: string } {
-  return value.startsWith(prefix) ? { id: value } : { handle: value };
+  return isIdOf(value, prefix) ? { id: value } : { handle: value };
 }
 
 /** A handle generated from a title: "Contact us!" -> "contact-us". */

@@ -17,6 +17,15 @@ export const prefixes = {
 } as const;
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+const idBody = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+/**
+ * Whether `value` has the exact shape of an ID with `prefix` (the prefix, then 26 characters of the
+ * alphabet): only such a value is looked up as an ID, so `nav_main` stays a valid navigation handle.
+ */
+export function isIdOf(value: string, prefix: string): boolean {
+  return value.startsWith(prefix) && idBody.test(value.slice(prefix.length));
+}
 
 export function newId(prefix: string): string {
   let time = Date.now();

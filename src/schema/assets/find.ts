@@ -4,7 +4,7 @@ import type { ArgBuilder } from "@pothos/core";
 import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { prefixes } from "../ids.ts";
+import { isIdOf, prefixes } from "../ids.ts";
 
 export async function findAsset<Query extends object>(
   ctx: Context,
@@ -12,7 +12,7 @@ export async function findAsset<Query extends object>(
   id: string,
   query?: Query,
 ) {
-  const asset = id.startsWith(prefixes.asset)
+  const asset = isIdOf(id, prefixes.asset)
     ? await ctx.db.asset.findFirst({ ...(query ?? {}), where: { ...scope, id } })
     : null;
   if (!asset) throw ApiError.notFound("Asset");

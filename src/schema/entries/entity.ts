@@ -4,7 +4,7 @@
 import type { AccountScope } from "../access.ts";
 import type { FieldDefinition } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
-import { prefixes } from "../ids.ts";
+import { isIdOf, prefixes } from "../ids.ts";
 import { findReferencedEntries } from "../loaders.ts";
 
 export interface EntityLookup {
@@ -26,7 +26,7 @@ export async function resolveEntity(
 ): Promise<string | undefined> {
   const { ctx, scope } = lookup;
   const loader = ctx.loaders.entries(scope.accountId);
-  if (ref.startsWith(prefixes.entry)) return (await loader.load(ref))?.id;
+  if (isIdOf(ref, prefixes.entry)) return (await loader.load(ref))?.id;
   const separator = ref.indexOf(":");
   const collectionHandle =
     separator >= 0

@@ -1,12 +1,12 @@
 // Image and video values.
 import type DataLoader from "dataloader";
-import { prefixes } from "../ids.ts";
+import { isIdOf, prefixes } from "../ids.ts";
 import type { ReferencedAsset } from "../loaders.ts";
 
 type Result = { value: unknown } | { error: string };
 
 export function isAssetId(value: unknown): value is string {
-  return typeof value === "string" && value.startsWith(prefixes.asset);
+  return typeof value === "string" && isIdOf(value, prefixes.asset);
 }
 
 /**

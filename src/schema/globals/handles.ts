@@ -1,7 +1,8 @@
 // Global handles are Liquid variable names (content-api.md, "Global": snake_case). A global's embedded
 // blueprint is named after it with a `global:` prefix, which no client-chosen blueprint handle can take.
 import { z } from "zod";
-import { prefixes } from "../ids.ts";
+import { idShapeMessage } from "../handles.ts";
+import { isIdOf, prefixes } from "../ids.ts";
 
 export const GLOBAL_HANDLE_MAX = 64;
 
@@ -12,7 +13,7 @@ export const globalHandleSchema = z
     /^[a-z][a-z0-9_]*$/,
     "must be snake_case: a lowercase letter, then lowercase letters, digits and '_'",
   )
-  .refine((handle) => !handle.startsWith(prefixes.global), `must not start with '${prefixes.global}'`);
+  .refine((handle) => !isIdOf(handle, prefixes.global), idShapeMessage(prefixes.global));
 
 /** A snake_case handle from a name: "Site Settings!" -> "site_settings"; empty when nothing is left. */
 export function globalHandleFromName(name: string): string {

@@ -2,7 +2,8 @@
 // must parse.
 import { z } from "zod";
 import { builder } from "../builder.ts";
-import { prefixes } from "../ids.ts";
+import { idShapeMessage } from "../handles.ts";
+import { isIdOf, prefixes } from "../ids.ts";
 import { liquidSyntaxError } from "./liquid.ts";
 import { TemplateKindEnum } from "./type.ts";
 
@@ -15,7 +16,7 @@ const handle = z
     /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/,
     "may contain lowercase letters, digits, '-', '_' and '/' between folder names",
   )
-  .refine((value) => !value.startsWith(prefixes.template), `must not start with '${prefixes.template}'`);
+  .refine((value) => !isIdOf(value, prefixes.template), idShapeMessage(prefixes.template));
 
 const title = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
