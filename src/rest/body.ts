@@ -1,5 +1,6 @@
 // Reading a JSON request body within the size limit (decisions.md: 2 MB; 413 past it, 400 when it is
 // not JSON, not an object or nested too deep, 422 on a string that is no Unicode text).
+import { randomUUID } from "node:crypto";
 import { readLimitedText } from "../http/limited-body.ts";
 import { ApiError } from "../schema/errors.ts";
 import { MAX_JSON_DEPTH } from "../schema/json-depth.ts";
@@ -51,4 +52,19 @@ function shapeProblem(body: object): ApiError | undefined {
 
 function surrogateError(path: string): ApiError {
   return ApiError.invalid(path || "body", "must be Unicode text: no unpaired surrogates (\\ud800-\\udfff)");
+}
+
+/**
+ * The body as JSON text for the schema, as sent: JSON.stringify would write a number past the double
+ * range (`1e999`, parsed as Infinity) as null, turning a bad value into "clear this value"; here it is
+ * written back as `1e999` so that the schema sees, and refuses, what the client sent.
+ */
+export function forwardedJson(value: unknown): string {
+  const marker = `\u0000${randomUUID()}`;
+  const text = JSON.stringify(value, (_key, item) =>
+    item === Infinity ? `${marker}+` : item === -Infinity ? `${marker}-` : item,
+  );
+  return text
+    .replaceAll(JSON.stringify(`${marker}+`), "1e999")
+    .replaceAll(JSON.stringify(`${marker}-`), "-1e999");
 }

@@ -7,7 +7,7 @@ import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { answer } from "./answer.ts";
 import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
-import { readJsonObject } from "./body.ts";
+import { forwardedJson, readJsonObject } from "./body.ts";
 import { docsPage } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { keptAnswer } from "./kept-answers.ts";
@@ -56,7 +56,7 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
         forwarded = new Request(`${url.origin}${url.pathname}`, {
           method: route.method,
           headers: { "content-type": "application/json" },
-          body: JSON.stringify(type ? { input: bodyToInput(type, body) } : {}),
+          body: forwardedJson(type ? { input: bodyToInput(type, body) } : {}),
         });
       } else if (request.method !== route.method) {
         forwarded = new Request(request.url, { method: route.method, headers: request.headers });

@@ -2,6 +2,7 @@
 // API name or their internal name (BlueprintFieldText) and always returned by API name.
 import { z } from "zod";
 import { builder } from "../builder.ts";
+import { NON_FINITE_MESSAGE, nonFiniteNumberAt } from "../json-numbers.ts";
 
 export const fieldTypes = [
   "text",
@@ -66,7 +67,10 @@ const typeSchema = z.string().transform((value, ctx) => {
   return type ?? "text";
 });
 
-const optionsSchema = z.record(z.string(), z.unknown());
+const optionsSchema = z.record(z.string(), z.unknown()).superRefine((options, ctx) => {
+  const nonFinite = nonFiniteNumberAt(options);
+  if (nonFinite) ctx.addIssue({ code: "custom", path: nonFinite, message: NON_FINITE_MESSAGE });
+});
 
 const optionRules: Partial<Record<FieldType, z.ZodType>> = {
   enumerate: z.object({ enumerations: z.array(z.string()).optional() }),

@@ -4,6 +4,8 @@
 // as they will be returned.
 import type { FieldDefinition } from "../blueprints/fields.ts";
 import type { Problems } from "../errors.ts";
+import { NON_FINITE_MESSAGE, nonFiniteNumberAt } from "../json-numbers.ts";
+import { issuePath } from "../validation.ts";
 import { type EntityLookup, resolveEntity } from "./entity.ts";
 import { imageValue, videoValue } from "./media.ts";
 
@@ -31,6 +33,11 @@ export async function normalizeValues(
     if (raw === null) {
       values[field.handle] = null;
       if (field.type === "entity") references.set(field.handle, []);
+      continue;
+    }
+    const nonFinite = nonFiniteNumberAt(raw);
+    if (nonFinite) {
+      problems.add(issuePath([field.handle, ...nonFinite]), NON_FINITE_MESSAGE);
       continue;
     }
     if (field.type === "entity") {
