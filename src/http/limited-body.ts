@@ -13,7 +13,16 @@ export function bodyTooLarge(limit: number): ApiError {
   ]);
 }
 
-/** The body as text, refused with `bodyTooLarge` (and drained) once it passes `limit` bytes, declared or sent. */
+/** The documented 400 of a body that is not UTF-8, which JSON must be (RFC 8259, section 8.1). */
+export function notUtf8(): ApiError {
+  return new ApiError(400, "Malformed JSON", [{ path: "body", message: "is not valid UTF-8 text" }]);
+}
+
+/**
+ * The body as UTF-8 text, refused with `bodyTooLarge` (and drained) once it passes `limit` bytes, declared
+ * or sent, and with `notUtf8` when its bytes are no UTF-8: decoded leniently, they would be stored as
+ * U+FFFD replacement characters the client never sent.
+ */
 export async function readLimitedText(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limit) {
@@ -29,7 +38,11 @@ export async function readLimitedText(request: Request, limit: number): Promise<
   )) {
     chunks.push(chunk);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw notUtf8();
+  }
 }
 
 /**
