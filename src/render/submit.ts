@@ -1,8 +1,8 @@
 // POST /cms/:handle/submit (also /forms/:handle/submit): a visitor's form post, urlencoded or multipart,
 // read as a stream within limits (form-body.ts), with `fields[<handle>]` (plain `<handle>` also
-// accepted), handed to the schema's siteFormSubmit. Success
-// is a 303 to the redirect it chose (else the Referer, else `/`); clients that accept JSON get
-// {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
+// accepted), handed to the schema's siteFormSubmit with the Referer. Success is a 303 to the redirect
+// the schema chose (the posted path, the form's own, a same-site Referer, else `/`); clients that
+// accept JSON get {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
 import { type GraphQLSchema, parse } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { cachedExecute } from "../schema/cached-execute.ts";
@@ -15,13 +15,21 @@ export const SUBMIT_PATH = /^\/(?:cms|forms)\/([^/]+)\/submit\/?$/;
 const control = new Set(["redirect_url", "success_message", "website"]);
 
 const submitMutation = parse(/* GraphQL */ `
-  mutation Submit($handle: String!, $fields: JSON!, $honeypot: String, $redirect_url: String, $success_message: String) {
+  mutation Submit(
+    $handle: String!
+    $fields: JSON!
+    $honeypot: String
+    $redirect_url: String
+    $success_message: String
+    $referer: String
+  ) {
     siteFormSubmit(
       handle: $handle
       fields: $fields
       honeypot: $honeypot
       redirect_url: $redirect_url
       success_message: $success_message
+      referer: $referer
     ) { saved message redirect_url }
   }
 `);
@@ -74,6 +82,7 @@ export async function handleSubmit(
       honeypot: postedValue("website"),
       redirect_url: postedValue("redirect_url"),
       success_message: postedValue("success_message"),
+      referer: request.headers.get("referer"),
     },
   });
   const error = result.errors?.[0];
@@ -90,10 +99,9 @@ export async function handleSubmit(
       headers: { "content-type": "text/html; charset=utf-8" },
     });
   }
-  const answer = result.data?.siteFormSubmit as { message: string; redirect_url: string | null };
+  const answer = result.data?.siteFormSubmit as { message: string; redirect_url: string };
   if (wantsJson) return json({ ok: true, message: answer.message }, 200);
-  const location = answer.redirect_url ?? request.headers.get("referer") ?? "/";
-  return new Response(null, { status: 303, headers: { location: headerSafe(location) } });
+  return new Response(null, { status: 303, headers: { location: headerSafe(answer.redirect_url) } });
 }
 
 /** A URL as a header can carry it: non-ASCII characters, spaces and controls percent-encoded (UTF-8). */

@@ -11,17 +11,36 @@ import { normalizeValues } from "../entries/values.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { formFieldsOf } from "../forms/form-fields.ts";
 import { notifySubmission } from "../forms/notify.ts";
+import { hostName } from "./host.ts";
 import { countSubmission, looksLikeSpam } from "./spam.ts";
 
-/** What the form's own hidden inputs may ask for (form_for writes them; a visitor can change them). */
+/**
+ * What the form's own hidden inputs may ask for (form_for writes them; a visitor can change them), and
+ * the page the post came from (its Referer header, as the browser or anyone else sent it).
+ */
 export interface PostedAnswer {
   redirect_url?: string | null;
   success_message?: string | null;
+  referer?: string | null;
 }
 
 /** A posted redirect is followed only to a path on the same site: no open redirects. */
 function sameSitePath(url: string | null | undefined): string | null {
   return url && /^\/(?![/\\])/.test(url) && !hasControlCharacters(url) ? url : null;
+}
+
+/**
+ * The Referer, followed only when it is a page of this site (its host is the site's domain, any port):
+ * a post sent from elsewhere, or with a forged header, is never redirected off the site.
+ */
+function sameSiteReferer(referer: string | null | undefined, domain: string): string | null {
+  if (!referer || !URL.canParse(referer)) return null;
+  const url = new URL(referer);
+  if (!["http:", "https:"].includes(url.protocol) || hostName(url.host) !== hostName(domain)) return null;
+  url.username = "";
+  url.password = "";
+  url.hash = "";
+  return url.href;
 }
 
 /** Browsers drop tabs and newlines from URLs, which would make `/\t/host` the other host `//host`. */
@@ -36,7 +55,8 @@ function hasControlCharacters(text: string): boolean {
 export interface SubmissionResult {
   saved: boolean;
   message: string;
-  redirect_url: string | null;
+  /** Where the visitor goes next: the posted path, else the form's own, else a same-site Referer, else `/`. */
+  redirect_url: string;
 }
 
 /** Form posts are text: numbers and checkboxes become their types, empty inputs mean "not given". */
@@ -68,7 +88,11 @@ export async function submitForm(
   if (!form) throw ApiError.notFound("Form");
   const answer = {
     message: posted.success_message || form.successMessage || "Thank you!",
-    redirect_url: sameSitePath(posted.redirect_url) ?? form.redirectUrl,
+    redirect_url:
+      sameSitePath(posted.redirect_url) ??
+      form.redirectUrl ??
+      sameSiteReferer(posted.referer, site.domain) ??
+      "/",
   };
   if (form.honeypotEnabled && honeypot) return { saved: false, ...answer };
 

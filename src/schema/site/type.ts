@@ -111,11 +111,13 @@ builder.mutationField("siteFormSubmit", (t) =>
       honeypot: t.arg.string(),
       redirect_url: t.arg.string({ description: "Followed only when it is a path on this site." }),
       success_message: t.arg.string(),
+      referer: t.arg.string({ description: "The page posted from; followed only when it is on this site." }),
     },
     resolve: (_root, args, ctx) =>
       submitForm(ctx, args.handle, (args.fields ?? {}) as Record<string, unknown>, args.honeypot, {
         redirect_url: args.redirect_url,
         success_message: args.success_message,
+        referer: args.referer,
       }),
   }),
 );
