@@ -5,10 +5,12 @@ import { createHash } from "node:crypto";
 import { GRAPHQL_MAX_INT, type GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import type { Context } from "../schema/index.ts";
+import { isServiceLandingPath } from "../schema/site/host.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
 import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
 import { engine } from "./engine.ts";
 import { matchesIfNoneMatch } from "./http-cache.ts";
+import { landingPage } from "./landing.ts";
 import { renderNotFound, renderPage } from "./page.ts";
 import { type RenderScope, withRenderScope } from "./render-scope.ts";
 import { type EntryList, loadEntryList, loadSite } from "./site-data.ts";
@@ -77,7 +79,7 @@ async function renderRequest(
   page: number,
 ): Promise<RenderedPage | Response> {
   const site = await loadSite(schema, ctx, decodePath(url.pathname), page);
-  if (!site) return html("Not found\n", 404);
+  if (!site) return isServiceLandingPath(url.pathname) ? landingPage() : html("Not found\n", 404);
   if (url.pathname === "/robots.txt") return robots(url.origin);
   if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
   if (site.feed) return rss(url.origin, site.feed);

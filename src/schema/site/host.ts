@@ -19,3 +19,11 @@ export function hostName(host: string | null | undefined): string {
   const name = value.startsWith("[") ? value.slice(0, value.indexOf("]") + 1) : value.replace(/:\d*$/, "");
   return name.replace(/\.$/, "");
 }
+
+/**
+ * On a host that is no account's domain every path is 404; at `/`, the first address a new user opens,
+ * the 404 is a landing page pointing at the APIs instead of a bare "Not found".
+ */
+export function isServiceLandingPath(path: string): boolean {
+  return path === "/";
+}
