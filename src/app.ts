@@ -8,7 +8,7 @@ import { queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
 import { type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
-import { clientIp, rateLimitKey } from "./rate-limit/request.ts";
+import { clientIp, rateLimitSubject } from "./rate-limit/request.ts";
 import { createSiteHandler } from "./render/index.ts";
 import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
@@ -53,7 +53,7 @@ export function createApp(
     // Site pages are public and cacheable; only what writes (form submissions) is limited, by IP.
     const limited = isApi || (request.method !== "GET" && request.method !== "HEAD");
     const decision = limited
-      ? await limiter.check(isApi ? await rateLimitKey(context, ip) : `ip:${ip}`)
+      ? await limiter.check(isApi ? await rateLimitSubject(context, ip) : { kind: "ip", address: ip })
       : undefined;
     if (decision && !decision.allowed) return tooManyRequests(decision, isGraphQL);
     const response = await (isGraphQL ? graphql : isApi ? rest : site)(request, context);

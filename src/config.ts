@@ -11,8 +11,10 @@ export interface Config {
   jsonBodyLimit: number;
   /** Largest uploaded file, in bytes (CMS_UPLOAD_LIMIT); for JSON uploads, the base64 text counts. */
   uploadLimit: number;
-  /** API requests per minute per token (per client IP without a token); 0 = no limit. */
+  /** API requests per minute per valid token (RATE_LIMIT_PER_MINUTE); 0 = no limit, the default. */
   rateLimitPerMinute: number;
+  /** Counted requests per minute per client IP without a valid token, form posts included; 0 = no limit. */
+  anonymousRateLimitPerMinute: number;
   /** redis://… shares rate-limit counters between processes; otherwise they are kept in memory. */
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -27,8 +29,10 @@ export interface Config {
 }
 
 export const DEFAULT_UPLOAD_LIMIT = 25 * 1024 * 1024;
-/** Enough for a site build paging through every entry, low enough to blunt scraping and brute force. */
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+/** A token is the owner's own: not limited unless they ask (a bulk import runs at full speed). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 0;
+/** Without a valid token: enough for a browser on the site, low enough to blunt token guessing and spam. */
+export const DEFAULT_ANONYMOUS_RATE_LIMIT_PER_MINUTE = 600;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -42,6 +46,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.RATE_LIMIT_PER_MINUTE,
       "RATE_LIMIT_PER_MINUTE",
       DEFAULT_RATE_LIMIT_PER_MINUTE,
+      0,
+    ),
+    anonymousRateLimitPerMinute: whole(
+      env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
+      DEFAULT_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
       0,
     ),
     redisUrl: env.REDIS_URL || undefined,

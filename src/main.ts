@@ -21,7 +21,12 @@ if (applied.length > 0) log({ level: "info", msg: "migrations applied", migratio
 const storage = await createLocalStorage(join(config.dataDir, "assets"));
 
 const limiter = createRateLimiter(
-  { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
+  {
+    perMinute: config.rateLimitPerMinute,
+    anonymousPerMinute: config.anonymousRateLimitPerMinute,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+  },
   log,
 );
 // Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).

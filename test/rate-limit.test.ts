@@ -1,17 +1,21 @@
-// Per-client rate limiting (RATE_LIMIT_PER_MINUTE): 429 with Retry-After and the documented error body,
-// a budget per API token shared by REST and GraphQL, per client IP without a valid token; counted in
-// memory, or in Redis (REDIS_URL) shared by every server process using it; Redis down lets requests
-// through with a logged warning.
+// Per-client rate limiting (issue #15): a valid API token is not limited by default, and limited by
+// RATE_LIMIT_PER_MINUTE when set (REST and GraphQL together); requests without a valid token (none,
+// made-up, revoked) and site form posts are limited per client IP by RATE_LIMIT_ANONYMOUS_PER_MINUTE
+// (600 by default). Past a budget: 429 with Retry-After, RateLimit-* headers and the documented error
+// body. Counted in memory, or in Redis (REDIS_URL) shared by every server process using it; Redis down
+// lets requests through with a logged warning.
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryStore } from "../src/rate-limit/window.ts";
 import { type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectError, expectErrorBody } from "./helpers/assertions.ts";
-import { createAccount } from "./helpers/cli.ts";
+import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
+/** The per-token budget of the servers that set one; the per-address budget is smaller, to tell them apart. */
 const LIMIT = 5;
+const ANONYMOUS_LIMIT = 3;
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const servers: TestServer[] = [];
 
@@ -22,14 +26,15 @@ async function serve(env: NodeJS.ProcessEnv): Promise<TestServer> {
 }
 afterAll(() => Promise.all(servers.map((server) => server.stop())));
 
-function expectTooMany(response: ApiResponse): void {
+function expectTooMany(response: ApiResponse, limit = LIMIT): void {
   expectError(response, 429);
   expect(response.body.error).toMatch(/too many requests/i);
   const retryAfter = Number(response.headers.get("retry-after"));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
-  expect(response.headers.get("ratelimit-limit")).toBe(String(LIMIT));
+  expect(response.headers.get("ratelimit-limit")).toBe(String(limit));
+  expect(response.headers.get("ratelimit-remaining")).toBe("0");
 }
 
 function graphql(server: TestServer, token: string | undefined): Promise<ApiResponse> {
@@ -61,10 +66,75 @@ function siteRequest(
   });
 }
 
+/** Runs `count` requests, `concurrency` at a time; their answers in order. */
+async function inParallel<T>(count: number, concurrency: number, send: (i: number) => Promise<T>) {
+  const answers: T[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      answers[i] = await send(i);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return answers;
+}
+
+const madeUpToken = () => `cms_${randomBytes(32).toString("base64url")}`;
+
+/** A GET of the account's collections with `token` (none when undefined). */
+function collectionsWith(server: TestServer, account: TestAccount, token?: string) {
+  return request(`${server.url}/v1/accounts/${account.account_id}/collections`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+}
+
+function statusCounts(answers: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+describe("at default settings", () => {
+  let server: TestServer;
+  let account: TestAccount;
+  beforeAll(async () => {
+    // Empty values are the defaults (the test helper otherwise turns limiting off).
+    server = await serve({ RATE_LIMIT_PER_MINUTE: "", RATE_LIMIT_ANONYMOUS_PER_MINUTE: "" });
+    account = await createAccount(server, "Owner");
+  });
+
+  it("does not limit a valid token: 700 requests in well under a minute, 8 at a time, all answered", async () => {
+    const owner = api(server, account);
+    const answers = await inParallel(700, 8, () => owner.get("/collections"));
+    expect(statusCounts(answers)).toEqual({ 200: 700 });
+    expect(answers.at(-1)?.body).toMatchObject({ data: [] });
+    // No budget, so none is announced.
+    expect(answers.at(-1)?.headers.get("ratelimit-limit")).toBeNull();
+  });
+
+  it("limits an address to 600 requests a minute without a valid token, bad tokens and form posts included", async () => {
+    const answers = await inParallel(600, 8, (i) =>
+      collectionsWith(server, account, i % 2 ? madeUpToken() : undefined),
+    );
+    expect(statusCounts(answers)).toEqual({ 401: 600 });
+    expectTooMany(await collectionsWith(server, account), 600);
+    expectTooMany(await collectionsWith(server, account, madeUpToken()), 600);
+    expect((await siteRequest(server, "POST", "/cms/contact/submit", account.domain)).status).toBe(429);
+    // The owner's token is still served from the same address.
+    const owner = await api(server, account).get("/collections");
+    expect(owner.status, owner.text).toBe(200);
+    expect(owner.body).toMatchObject({ data: [] });
+  });
+});
+
 describe("in memory", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await serve({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+    server = await serve({
+      RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: String(ANONYMOUS_LIMIT),
+    });
   });
 
   it("answers 429 with Retry-After and the error body past the token's budget; other tokens are unaffected", async () => {
@@ -104,18 +174,21 @@ describe("in memory", () => {
     expectTooMany(await rest.get("/collections"));
   });
 
-  it("limits requests without a valid token by client IP, made-up tokens included", async () => {
-    const account = await createAccount(server, "Anonymous");
-    const path = `/v1/accounts/${account.account_id}/collections`;
-    const statuses: number[] = [];
-    for (let i = 0; i < LIMIT; i++) {
-      const token = `cms_${randomBytes(32).toString("base64url")}`;
-      statuses.push(
-        (await request(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status,
-      );
-    }
-    expect(statuses).toEqual(Array(LIMIT).fill(401));
-    expectTooMany(await request(`${server.url}${path}`));
+  it("limits requests without a valid token by client IP, made-up and revoked tokens included", async () => {
+    const [account, revoked] = await Promise.all([
+      createAccount(server, "Anonymous"),
+      createAccount(server, "Revoked"),
+    ]);
+    const revoke = await cms(server, ["token", "revoke", "--token", revoked.token]);
+    expect(revoke.code, revoke.stderr).toBe(0);
+    const statuses = [
+      (await collectionsWith(server, account, madeUpToken())).status,
+      (await collectionsWith(server, revoked, revoked.token)).status,
+      (await collectionsWith(server, account)).status,
+    ];
+    expect(statuses).toEqual(Array(ANONYMOUS_LIMIT).fill(401));
+    expectTooMany(await collectionsWith(server, account), ANONYMOUS_LIMIT);
+    expectTooMany(await collectionsWith(server, account, madeUpToken()), ANONYMOUS_LIMIT);
     // The valid token keeps its own budget.
     expect((await api(server, account).get("/collections")).status).toBe(200);
     // Form posts on the site count against the same IP budget; pages and assets are not limited.
@@ -128,6 +201,24 @@ describe("in memory", () => {
 
   it("leaves health checks unlimited", async () => {
     for (let i = 0; i < LIMIT * 2; i++) expect((await request(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("with only an address budget", () => {
+  it("leaves a valid token unlimited while the address without a token is limited", async () => {
+    const server = await serve({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: String(ANONYMOUS_LIMIT) });
+    const account = await createAccount(server, "Importer");
+    const owner = api(server, account);
+    const created = await inParallel(40, 8, (i) =>
+      owner.post("/collections", { name: `Import ${i}`, handle: `import-${i}`, routing: `i${i}/:handle` }),
+    );
+    expect(statusCounts(created), created[0]?.text).toEqual({ 201: 40 });
+    expect(created[0]?.headers.get("ratelimit-limit")).toBeNull();
+    const anonymous = await inParallel(ANONYMOUS_LIMIT + 4, 4, () => collectionsWith(server, account));
+    expect(statusCounts(anonymous)).toEqual({ 401: ANONYMOUS_LIMIT, 429: 4 });
+    const list = await owner.get("/collections?page=2");
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.pagination).toMatchObject({ total: 40 });
   });
 });
 

@@ -1,8 +1,10 @@
-// Per-client rate limiting of the API (RATE_LIMIT_PER_MINUTE, 0 = off): each API token has its own
-// budget per minute, and so has each client IP address for requests without a valid token. Counted in
-// memory by default, in Redis when REDIS_URL is set (shared by every process using it). Over the budget,
-// the answer is 429 with Retry-After and the usual error body. Form submissions are counted in the same
-// place (the schema's spam check decides how many an address may send).
+// Per-client rate limiting: two budgets per minute, each 0 = off. A valid API token is counted against
+// RATE_LIMIT_PER_MINUTE (off by default: the owner of a self-hosted server is not throttled on it); every
+// other request that is counted (no token, a bad or revoked token, a site form post) is counted against
+// its client IP's RATE_LIMIT_ANONYMOUS_PER_MINUTE (600 by default: guessing tokens and flooding forms
+// stay slow). Counted in memory by default, in Redis when REDIS_URL is set (shared by every process
+// using it). Over the budget, the answer is 429 with Retry-After and the usual error body. Form
+// submissions are also counted per form (the schema's spam check decides how many an address may send).
 import { Response } from "../http/fetch-api.ts";
 import type { Log } from "../request-log.ts";
 import { createMemoryEvents, createRedisEvents, type RecentEvents } from "./recent-events.ts";
@@ -10,8 +12,10 @@ import { connectRedis, createRedisStore } from "./redis.ts";
 import { type CounterStore, createMemoryStore } from "./window.ts";
 
 export interface RateLimitConfig {
-  /** Requests per minute per key; 0 turns limiting off. */
+  /** Requests per minute per valid API token; 0 = not limited. */
   perMinute: number;
+  /** Requests per minute per client IP of those without a valid token; 0 = not limited. */
+  anonymousPerMinute: number;
   redisUrl: string | undefined;
   /** Prefix of every Redis key (RATE_LIMIT_REDIS_PREFIX). */
   redisPrefix: string;
@@ -25,9 +29,12 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** Who a request is counted against: a valid token (by its ID), or else the client's IP address. */
+export type RateLimitSubject = { kind: "token"; tokenId: string } | { kind: "ip"; address: string };
+
 export interface RateLimiter {
-  /** Counts one request for `key` (`token:<id>` or `ip:<address>`); undefined when limiting is off or unavailable. */
-  check(key: string): Promise<RateLimitDecision | undefined>;
+  /** Counts one request of `subject`; undefined when its budget is off or the counter unavailable. */
+  check(subject: RateLimitSubject): Promise<RateLimitDecision | undefined>;
   /** Recent form submissions by form and address, counted whether or not requests are limited. */
   submissions: RecentEvents;
   close(): Promise<void>;
@@ -39,16 +46,20 @@ export function createRateLimiter(config: RateLimitConfig, log: Log): RateLimite
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const submissions = redis ? createRedisEvents(redis, `${config.redisPrefix}form:`) : createMemoryEvents();
   const close = async () => redis?.close();
-  if (config.perMinute <= 0) return { check: async () => undefined, submissions, close };
+  if (config.perMinute <= 0 && config.anonymousPerMinute <= 0)
+    return { check: async () => undefined, submissions, close };
   const store: CounterStore = redis ? createRedisStore(redis, config.redisPrefix) : createMemoryStore();
   return {
-    async check(key) {
+    async check(subject) {
+      const limit = subject.kind === "token" ? config.perMinute : config.anonymousPerMinute;
+      if (limit <= 0) return undefined;
+      const key = subject.kind === "token" ? `token:${subject.tokenId}` : `ip:${subject.address}`;
       const window = await store.hit(key, WINDOW_MS);
       if (!window) return undefined;
       return {
-        allowed: window.count <= config.perMinute,
-        limit: config.perMinute,
-        remaining: Math.max(0, config.perMinute - window.count),
+        allowed: window.count <= limit,
+        limit,
+        remaining: Math.max(0, limit - window.count),
         retryAfterSeconds: Math.max(1, Math.ceil(window.resetInMs / 1000)),
       };
     },

@@ -1,11 +1,12 @@
-// Who a request is counted against: its API token when the token is valid (by token ID, so any number
-// of requests with made-up tokens still share their IP's budget), else the client's IP address.
+// Who a request is counted against: its API token when the token is valid (by token ID), else the
+// client's IP address, so any number of requests with made-up or revoked tokens share their IP's budget.
 import type { IncomingMessage } from "node:http";
 import type { Context } from "../schema/context.ts";
+import type { RateLimitSubject } from "./index.ts";
 
-export async function rateLimitKey(ctx: Context, ip: string): Promise<string> {
+export async function rateLimitSubject(ctx: Context, ip: string): Promise<RateLimitSubject> {
   const viewer = await ctx.viewer();
-  return viewer ? `token:${viewer.tokenId}` : `ip:${ip}`;
+  return viewer ? { kind: "token", tokenId: viewer.tokenId } : { kind: "ip", address: ip };
 }
 
 /**

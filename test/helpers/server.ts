@@ -68,8 +68,8 @@ async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promis
 }
 
 /**
- * Rate limiting is off unless a test asks for it (`startServer({ RATE_LIMIT_PER_MINUTE: "5" })`): the
- * suites make thousands of requests with one token.
+ * Rate limiting is off unless a test asks for it (`startServer({ RATE_LIMIT_PER_MINUTE: "5" })`, an empty
+ * value for the default): the suites make thousands of requests, with one token and without a valid one.
  */
 export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   return spawnServer(await freshDatabase(), extraEnv);
@@ -84,6 +84,7 @@ async function spawnServer(database: TestDatabase, extraEnv: NodeJS.ProcessEnv):
     PORT: "0",
     HOST: "127.0.0.1",
     RATE_LIMIT_PER_MINUTE: "0",
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
     ...extraEnv,
   };
   delete env.NODE_OPTIONS;
