@@ -237,7 +237,10 @@ describe("navigations", () => {
     expect422(await client.post("/navigations", {}), "title", "handle");
     expect422(await client.post("/navigations", { title: " ", handle: "blank" }), "title");
     expect422(await client.post("/navigations", { title: "Bad", handle: "Not A Handle" }), "handle");
-    expect422(await client.post("/navigations", { title: "Bad", handle: "nav_prefixed" }), "handle");
+    expect422(
+      await client.post("/navigations", { title: "Bad", handle: "nav_01m86qk4y29vy2ej45c6gzafpx" }),
+      "handle",
+    );
     expect422(await client.post("/navigations", { title: 5, handle: "typed" }), "title");
     expect422(await client.put("/navigations/mine", { title: "" }), "title");
     expectError(await client.put("/navigations/ghost", { title: "x" }), 404);

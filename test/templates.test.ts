@@ -155,7 +155,7 @@ describe("POST /templates", () => {
     "-dash",
     "pages/-dash",
     "dot.liquid",
-    "tmplt_looks-like-an-id",
+    "tmplt_01m86qk4y29vy2ej45c6gzafpx",
     "",
   ])("refuses the handle %j (422 on handle)", async (handle) => {
     expect422(await client.post("/templates", { template: { title: "T", handle, html: "x" } }), "handle");
