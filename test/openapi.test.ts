@@ -172,6 +172,31 @@ describe("the document", () => {
     }
   });
 
+  it("documents 429 (Retry-After, RateLimit-*) and 503 on every operation: each is counted and timed", () => {
+    const tooMany = doc.components.responses.TooManyRequests;
+    expect(tooMany.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    for (const name of ["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]) {
+      expect(tooMany.headers[name]).toEqual({ $ref: `#/components/headers/${name}` });
+      expect(doc.components.headers[name].schema).toMatchObject({ type: "integer" });
+    }
+    expect(doc.components.responses.ServiceUnavailable.description).toMatch(/REQUEST_TIMEOUT_MS/);
+    expect(doc.components.responses.ServiceUnavailable.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Error",
+    });
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        operations++;
+        expect(operation.responses[429], `${method} ${path}`).toEqual({
+          $ref: "#/components/responses/TooManyRequests",
+        });
+        expect(operation.responses[503], `${method} ${path}`).toEqual({
+          $ref: "#/components/responses/ServiceUnavailable",
+        });
+      }
+    expect(operations).toBeGreaterThan(40);
+  });
+
   it("serves a reference page at /v1/docs without a token", async () => {
     const response = await request(`${server.url}/v1/docs`);
     expect(response.status).toBe(200);
@@ -280,6 +305,27 @@ describe("real answers match the document", () => {
     expect((await call("get", `${A}/collections`, {}, undefined, { token: stranger.token })).status).toBe(
       403,
     );
+  });
+
+  it("429: the documented body and headers, past a token's budget", async () => {
+    const limited = await startServer({ RATE_LIMIT_PER_MINUTE: "1" });
+    try {
+      const account = await createAccount(limited, "Limited");
+      const path = `${limited.url}/v1/accounts/${account.account_id}/collections`;
+      const get = () => request(path, { headers: { authorization: `Bearer ${account.token}` } });
+      expect((await get()).status).toBe(200);
+      const refused = await get();
+      expect(refused.status, refused.text).toBe(429);
+      checkResponse("get", `${A}/collections`, refused);
+      for (const name of Object.keys(doc.components.responses.TooManyRequests.headers)) {
+        const value = refused.headers.get(name);
+        expect(value, name).toMatch(/^\d+$/);
+        expectValid(schemaAt(pointer("components", "headers", name, "schema")), Number(value), name);
+      }
+      expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    } finally {
+      await limited.stop();
+    }
   });
 
   it("blueprints: the blueprint envelope", async () => {

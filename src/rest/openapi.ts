@@ -33,6 +33,7 @@ export interface OpenApiDocument {
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, unknown>;
+    headers: Record<string, unknown>;
     parameters?: Record<string, unknown>;
     securitySchemes: Record<string, unknown>;
   };
@@ -68,6 +69,14 @@ const errors = {
   ],
   413: ["PayloadTooLarge", "The body is over the size limit (2 MB for JSON, the upload limit for assets)."],
   422: ["ValidationFailed", "Invalid input; each detail names the offending field in `path`."],
+  429: [
+    "TooManyRequests",
+    "Over a rate limit: the token's `RATE_LIMIT_PER_MINUTE` (none by default), or without a valid token the client address's `RATE_LIMIT_ANONYMOUS_PER_MINUTE` (600 by default). Retry after `Retry-After` seconds.",
+  ],
+  503: [
+    "ServiceUnavailable",
+    "Not answered within `REQUEST_TIMEOUT_MS` (30 s by default); the work may still complete.",
+  ],
 } as const;
 type ErrorStatus = keyof typeof errors;
 
@@ -298,7 +307,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     else responses[200] = { description: "OK.", content: body };
 
     const hasBody = route.method === "POST" || route.method === "PUT";
-    const statuses: ErrorStatus[] = [401, 403];
+    // Every operation is counted by the rate limiter and bounded by the request timeout.
+    const statuses: ErrorStatus[] = [401, 403, 429, 503];
     if (hasBody) statuses.unshift(400);
     if (pathNames.length > 1) statuses.push(404);
     if (conflicts.has(route.field)) statuses.push(409);
@@ -372,12 +382,16 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     required: ["error", "details"],
     additionalProperties: false,
   };
-  const responses = Object.fromEntries(
+  const responses: Record<string, Record<string, unknown>> = Object.fromEntries(
     Object.values(errors).map(([name, description]) => [
       name,
       { description, content: { "application/json": { schema: ref("Error") } } },
     ]),
   );
+  responses.TooManyRequests = {
+    ...responses.TooManyRequests,
+    headers: rateLimitHeaderRefs,
+  };
 
   return {
     openapi: "3.1.0",
@@ -394,12 +408,34 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     components: {
       schemas: sortKeys(schemas),
       responses,
+      headers: rateLimitHeaderSchemas,
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "An account API token (`cms_…`)." },
       },
     },
   };
 }
+
+/** The headers of a 429 (the RateLimit-* ones are also on every answer counted against a budget). */
+const rateLimitHeaderSchemas = {
+  "Retry-After": {
+    description: "Seconds until the budget is renewed.",
+    schema: { type: "integer", minimum: 1 },
+  },
+  "RateLimit-Limit": { description: "Requests allowed per minute.", schema: { type: "integer", minimum: 1 } },
+  "RateLimit-Remaining": {
+    description: "Requests left in the current minute.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  "RateLimit-Reset": {
+    description: "Seconds until the current minute ends.",
+    schema: { type: "integer", minimum: 1 },
+  },
+};
+
+const rateLimitHeaderRefs = Object.fromEntries(
+  Object.keys(rateLimitHeaderSchemas).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
 
 function scalar(name: string, input: boolean): JsonSchema {
   switch (name) {
