@@ -1,13 +1,14 @@
 // The reference page at /v1/docs: a plain HTML reference of the OpenAPI document, rendered once on the
-// server (readable with no network and no script), which Swagger UI replaces when the browser can load it
-// from its CDN (pinned version, subresource integrity).
+// server (readable with no script), which Swagger UI replaces in the browser. Swagger UI is served from
+// the installed swagger-ui-dist package, so the page works on a machine with no internet.
+import { packageFiles } from "../http/package-files.ts";
 import type { JsonSchema, OpenApiDocument, Operation } from "./openapi.ts";
 
-const swaggerVersion = "5.11.0";
-const swaggerCss = `https://unpkg.com/swagger-ui-dist@${swaggerVersion}/swagger-ui.css`;
-const swaggerCssIntegrity = "sha384-+yyzNgM3K92sROwsXxYCxaiLWxWJ0G+v/9A+qIZ2rgefKgkdcmJI+L601cqPD/Ut";
-const swaggerJs = `https://unpkg.com/swagger-ui-dist@${swaggerVersion}/swagger-ui-bundle.js`;
-const swaggerJsIntegrity = "sha384-qn5tagrAjZi8cSmvZ+k3zk4+eDEEUcP9myuR2J6V+/H6rne++v6ChO7EeHAEzqxQ";
+/** Swagger UI's script and style, at `/v1/docs/swagger-ui-dist@<version>/<file>`. */
+export const swaggerUiFiles = packageFiles("swagger-ui-dist", "/v1/docs", [
+  "swagger-ui.css",
+  "swagger-ui-bundle.js",
+]);
 
 export function docsPage(document: OpenApiDocument): string {
   const server = document.servers[0]?.url ?? "";
@@ -38,7 +39,7 @@ export function docsPage(document: OpenApiDocument): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title}: REST reference</title>
-<link rel="stylesheet" href="${swaggerCss}" integrity="${swaggerCssIntegrity}" crossorigin="anonymous">
+<link rel="stylesheet" href="${swaggerUiFiles.url("swagger-ui.css")}">
 <style>
 #reference{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}
 #reference code,#reference pre{font-family:ui-monospace,monospace;font-size:.85rem}
@@ -57,11 +58,12 @@ ${sections}
 <h2>Schemas</h2>
 ${schemas}
 </main></div>
-<script src="${swaggerJs}" integrity="${swaggerJsIntegrity}" crossorigin="anonymous"></script>
+<script src="${swaggerUiFiles.url("swagger-ui-bundle.js")}"></script>
 <script>
 if (window.SwaggerUIBundle) {
   window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#swagger-ui", displayOperationId: true,
-    defaultModelRendering: "model", defaultModelExpandDepth: 3, defaultModelsExpandDepth: 1 });
+    defaultModelRendering: "model", defaultModelExpandDepth: 3, defaultModelsExpandDepth: 1,
+    validatorUrl: null });
 }
 </script>
 </body>
@@ -78,13 +80,17 @@ function operationHtml(method: string, path: string, operation: Operation): stri
     .join("");
   const body = operation.requestBody
     ? Object.entries(operation.requestBody.content)
-        .map(([type, media]) => `<p>Body <code>${esc(type)}</code>:</p>${code(media.schema)}`)
+        .map(([type, media]) => {
+          const named = schemaName(media.schema);
+          const label = `Body <code>${esc(type)}</code>:`;
+          return named ? `<p>${label} ${named}</p>` : `<p>${label}</p>${code(media.schema)}`;
+        })
         .join("")
     : "";
   const responses = Object.entries(operation.responses)
     .map(([status, response]) => {
       if ("$ref" in response)
-        return `<li>${status}: ${esc(response.$ref.split("/").pop() ?? "")} (Error)</li>`;
+        return `<li>${status}: ${esc(response.$ref.split("/").pop() ?? "")} (<a href="#schema-Error">Error</a>)</li>`;
       const schema = response.content?.["application/json"]?.schema;
       return `<li>${status}: ${esc(response.description)}${schema ? ` ${schemaName(schema)}` : ""}</li>`;
     })
@@ -99,8 +105,14 @@ function schemaName(schema: JsonSchema): string {
   return target ? `<a href="#schema-${esc(target)}">${esc(target)}</a>` : "";
 }
 
+/** A schema as JSON, its references to other schemas turned into links to them. */
 function code(value: unknown): string {
-  return `<pre>${esc(JSON.stringify(value, null, 2))}</pre>`;
+  const json = esc(JSON.stringify(value, null, 2));
+  const linked = json.replace(
+    /&#34;\$ref&#34;: &#34;#\/components\/schemas\/([\w.-]+)&#34;/g,
+    (_, name: string) => `&#34;$ref&#34;: <a href="#schema-${name}">${name}</a>`,
+  );
+  return `<pre>${linked}</pre>`;
 }
 
 function esc(text: string): string {

@@ -8,7 +8,7 @@ import type { Context } from "../schema/index.ts";
 import { answer } from "./answer.ts";
 import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
 import { forwardedJson, readJsonObject } from "./body.ts";
-import { docsPage } from "./docs.ts";
+import { docsPage, swaggerUiFiles } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { keptAnswer } from "./kept-answers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
@@ -33,12 +33,15 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
   return async function handleRest(request: Request, ctx: Context): Promise<Response> {
     const url = new URL(request.url);
     const page = publicPages[url.pathname];
-    if (page && (request.method === "GET" || request.method === "HEAD")) {
+    const readsPage = request.method === "GET" || request.method === "HEAD";
+    if (page && readsPage) {
       // Node sends a HEAD answer's headers (Content-Length included) without its body.
       return new Response(page.body, {
         headers: { "content-type": page.type, "cache-control": "no-cache" },
       });
     }
+    const swaggerUiFile = readsPage ? await swaggerUiFiles.serve(url.pathname) : undefined;
+    if (swaggerUiFile) return swaggerUiFile;
     try {
       const route = matchRoute(request.method, url.pathname.slice("/v1".length));
       if (!route) {
