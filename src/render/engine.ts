@@ -1,14 +1,16 @@
 // The one Liquid engine of every site. `{% render %}`/`{% include %}` read only the templates of the
 // account being rendered (from the render scope: never the server's files, never another account's),
 // parse results are cached across requests (template-cache.ts), and parse, render-time and memory
-// limits stop a runaway template.
-import { Liquid } from "liquidjs";
+// limits stop a runaway template; filters, tags, operators and outputs run paced (render-guard.ts), so
+// the time limit holds however the time is spent and other requests are served meanwhile.
+import { type Context, defaultOperators, type FilterImplOptions, Liquid, type Operators } from "liquidjs";
 import { registerCmsFilters } from "./filters.ts";
-import { renderScope } from "./render-scope.ts";
+import { COMPARED_ITEMS, checkSize, pace } from "./render-guard.ts";
+import { RENDER_LIMIT_MS, renderScope } from "./render-scope.ts";
 import { registerCmsTags } from "./tags.ts";
 import { ParsedTemplateCache, templateHandle } from "./template-cache.ts";
 
-export const RENDER_LIMIT_MS = 2_000;
+export { RENDER_LIMIT_MS };
 
 const parsedTemplates = new ParsedTemplateCache();
 
@@ -31,7 +33,13 @@ export const engine = new Liquid({
   cache: parsedTemplates,
   parseLimit: 2_000_000,
   renderLimit: RENDER_LIMIT_MS,
-  memoryLimit: 64 * 1024 * 1024,
+  // Counted by Liquid per render of a template or layout: characters its string filters take, elements
+  // of ranges and lists. A range literal is the one large value made without a (paced) filter.
+  memoryLimit: 3_000_000,
+  operators: pacedOperators(),
+  // Not an escape: every `{{ }}` and `echo` passes its value here, where a huge one is refused before
+  // it is turned into text.
+  outputEscape: sizedOutput as FilterImplOptions as (value: unknown) => string,
   fs: {
     exists: async (file) => exists(file),
     existsSync: exists,
@@ -44,3 +52,23 @@ export const engine = new Liquid({
 });
 registerCmsTags(engine);
 registerCmsFilters(engine);
+
+/** Liquid's operators, paced and refusing operands too large to compare (`a == b` walks both lists). */
+function pacedOperators(): Operators {
+  const operators: Operators = {};
+  for (const [name, operator] of Object.entries(defaultOperators)) {
+    operators[name] = function* (...args: unknown[]): Generator<unknown, unknown, unknown> {
+      const ctx = args[args.length - 1] as Context;
+      yield pace(ctx);
+      checkSize(args.slice(0, -1), `operator ${name}`, COMPARED_ITEMS);
+      return yield (operator as (...a: unknown[]) => unknown)(...args);
+    } as never;
+  }
+  return operators;
+}
+
+function* sizedOutput(this: { context: Context }, value: unknown): Generator<unknown, unknown, unknown> {
+  yield pace(this.context);
+  checkSize([value], "output");
+  return value;
+}

@@ -2,9 +2,10 @@
 // `stylesheet_tag` and `video_player`, with Shopify-like output. Named arguments
 // (`image_tag: alt: "Logo", class: "hero"`) become attributes; every attribute value is HTML-escaped
 // and asset paths are percent-encoded, so neither can break out of the markup.
-import type { Liquid } from "liquidjs";
+import type { Context, FilterImplOptions, Liquid } from "liquidjs";
 import { escapeHtml } from "./html.ts";
 import { defaultPagination } from "./paginate-tag.ts";
+import { checkSize, LOOKUP_ITEMS, pace } from "./render-guard.ts";
 import { currentScope } from "./render-scope.ts";
 
 type Attributes = [name: string, value: unknown][];
@@ -164,6 +165,32 @@ export function registerCmsFilters(engine: Liquid): void {
   engine.registerFilter("video_player", videoPlayer);
   engine.registerFilter("default_pagination", defaultPagination);
   noteClockReads(engine);
+  for (const [name, filter] of Object.entries(engine.filters))
+    engine.registerFilter(name, paced(name, filter));
+}
+
+/** Filters that read a property or evaluate an expression for each element: far dearer per element. */
+const perElement = /^(where|reject|group_by|has|find|find_index|sum|map)(_exp)?$/;
+/** Sorting reads a property per element only when given one. */
+const byProperty = (name: string, args: unknown[]) =>
+  (name === "sort" || name === "sort_natural") && args[1] !== undefined;
+
+/**
+ * Every filter, the CMS's and Liquid's own, runs paced (render-guard.ts): past the page's deadline it
+ * throws, a value too large for it is refused before it starts, and so is one it made too large.
+ */
+function paced(name: string, filter: FilterImplOptions): FilterImplOptions {
+  const handler = typeof filter === "function" ? filter : filter.handler;
+  const raw = typeof filter === "function" ? false : filter.raw === true;
+  const perItem = perElement.test(name);
+  function* guarded(this: { context: Context }, ...args: unknown[]): Generator<unknown, unknown, unknown> {
+    yield pace(this.context);
+    checkSize(args, `filter ${name}`, perItem || byProperty(name, args) ? LOOKUP_ITEMS : undefined);
+    const result = yield handler.apply(this as never, args as never);
+    checkSize([result], `filter ${name}`);
+    return result;
+  }
+  return raw ? { raw, handler: guarded as never } : (guarded as never);
 }
 
 /** Liquid's date filters read the clock for "now" and "today"; `sample` picks at random. Only they vary. */

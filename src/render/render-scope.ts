@@ -21,7 +21,12 @@ export interface RenderScope {
   hashes: Map<string, string>;
   /** Set when the page's output may differ next time: it showed the current time or sampled at random. */
   varies?: boolean;
+  /** performance.now() past which the page (template and layout together) stops rendering. */
+  deadline?: number;
 }
+
+/** How long one page (its template and layout together) may take to render. */
+export const RENDER_LIMIT_MS = 2_000;
 
 const storage = new AsyncLocalStorage<RenderScope>();
 let rendering = 0;
@@ -33,6 +38,7 @@ let rendering = 0;
  */
 export async function withRenderScope<T>(scope: RenderScope, render: () => Promise<T>): Promise<T> {
   rendering += 1;
+  scope.deadline ??= performance.now() + RENDER_LIMIT_MS;
   try {
     return await storage.run(scope, render);
   } finally {

@@ -1,0 +1,90 @@
+// One request must not stall the process (issue #15, item 9): while a hostile page renders or a
+// hostile GraphQL query runs, /healthz and another account's page keep answering, and the hostile
+// request itself ends with its documented error in bounded time.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, api, request } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteGet } from "./helpers/site.ts";
+
+let server: TestServer;
+let hostile: TestAccount;
+let hostileApi: Api;
+let neighbour: TestAccount;
+
+/** Pages whose time goes into one output tag, one comparison or one plain-text loop. */
+const heavy: Record<string, string> = {
+  "uniq-chain":
+    "{% assign a = (1..4000000) %}{{ a | uniq | uniq | uniq | uniq | uniq | uniq | uniq | uniq | size }}",
+  "uniq-many": "{% assign a = (1..150000) %}{% for i in (1..100000) %}{{ a | uniq | size }}{% endfor %}",
+  "where-exp": '{% assign a = (1..1000000) %}{{ a | where_exp: "i", "i" | size }}',
+  "compare-lists":
+    "{% assign a = (1..1400000) %}{% assign b = (1..1400000) %}{% case a %}{% when b %}same{% endcase %}",
+  "text-loop": "{% for i in (1..2900000) %}x{% endfor %}",
+  "nested-arrays":
+    '{% assign a = "x" | split: "," %}{% for i in (1..40) %}{% assign a = a | push: a %}{% endfor %}{{ a }}',
+};
+
+async function pageWithTemplate(client: Api, handle: string, html: string): Promise<void> {
+  await expectCreated(client.post("/templates", { template: { handle, html } }));
+  await expectCreated(
+    client.post("/collections", {
+      name: handle,
+      handle,
+      routing: `${handle}/:handle`,
+      template_handle: handle,
+      blueprint: { fields: [] },
+    }),
+  );
+  await expectCreated(client.post(`/collections/${handle}/entries`, { handle: "p", title: "Fine page" }));
+}
+
+/** Milliseconds each probe took, probing every 100 ms until `running` settles. */
+async function probeWhile(running: Promise<unknown>, probe: () => Promise<void>): Promise<number[]> {
+  let done = false;
+  void running.finally(() => {
+    done = true;
+  });
+  const times: number[] = [];
+  while (!done) {
+    const started = Date.now();
+    await probe();
+    times.push(Date.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return times;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  hostile = await createAccount(server, "Hostile");
+  hostileApi = api(server, hostile);
+  neighbour = await createAccount(server, "Neighbour");
+  await pageWithTemplate(api(server, neighbour), "fine", "<p>{{ title }}</p>");
+  for (const [handle, html] of Object.entries(heavy)) await pageWithTemplate(hostileApi, handle, html);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("a page whose render runs long", () => {
+  it.each(Object.keys(heavy))("%s answers 500 within the limit while others are served", async (handle) => {
+    const started = Date.now();
+    const page = siteGet(server, `/${handle}/p`, hostile.domain);
+    const probes = await probeWhile(page, async () => {
+      const [health, other] = await Promise.all([
+        request(`${server.url}/healthz`),
+        siteGet(server, "/fine/p", neighbour.domain),
+      ]);
+      expect(health.body).toEqual({ status: "ok" });
+      expect(other.text).toContain("<p>Fine page</p>");
+    });
+    const shown = await page;
+    expect(shown.status, shown.text.slice(0, 200)).toBe(500);
+    expect(shown.text).toBe("This page could not be rendered.\n");
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Math.max(...probes)).toBeLessThan(1_000);
+  });
+});
