@@ -5,7 +5,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  /** postgresql://… selects PostgreSQL; otherwise the embedded database under dataDir. */
+  /**
+   * postgresql://… (or postgres://…) selects PostgreSQL, file:PATH an SQLite file at PATH; unset, the
+   * embedded database under dataDir.
+   */
   databaseUrl: string | undefined;
   /** Largest JSON body accepted, in bytes. */
   jsonBodyLimit: number;
@@ -36,10 +39,10 @@ export const DEFAULT_ANONYMOUS_RATE_LIMIT_PER_MINUTE = 600;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    port: Number(env.PORT ?? 3000),
+    port: portNumber(env.PORT),
     host: env.HOST ?? "0.0.0.0",
     dataDir: resolve(env.CMS_DATA_DIR ?? "./data"),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     jsonBodyLimit: 2 * 1024 * 1024,
     uploadLimit: byteCount(env.CMS_UPLOAD_LIMIT, "CMS_UPLOAD_LIMIT", DEFAULT_UPLOAD_LIMIT),
     rateLimitPerMinute: whole(
@@ -61,6 +64,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     readCacheBytes: whole(env.READ_CACHE_MB, "READ_CACHE_MB", 32, 0) * 1024 * 1024,
   };
+}
+
+function portNumber(value: string | undefined): number {
+  const port = whole(value, "PORT", 3000, 0);
+  if (port > 65535) throw new Error("PORT must be a whole number from 0 to 65535");
+  return port;
+}
+
+/** postgresql://, postgres:// or file:PATH; anything else is refused (a mysql:// URL once ran on SQLite). */
+function databaseUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (/^file:./.test(value) || (/^postgres(ql)?:\/\//.test(value) && URL.canParse(value))) return value;
+  // The scheme only: the rest may hold a password.
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(value)?.[0];
+  throw new Error(
+    `DATABASE_URL must be a postgresql:// URL (got ${scheme ? `"${scheme}…"` : "no scheme"}); leave it unset for the embedded database under CMS_DATA_DIR`,
+  );
 }
 
 function whole(value: string | undefined, name: string, fallback: number, min: number): number {

@@ -7,18 +7,27 @@ import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
+import { listenProblem } from "./listen-errors.ts";
 import { createOutbox } from "./mail/index.ts";
 import { loadMailSettings } from "./mail/settings.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { log, withRequestLog } from "./request-log.ts";
+import { exitOnSetupError, readSettings, writableDirectory } from "./setup-errors.ts";
 import { createLocalStorage } from "./storage/local.ts";
 
-const config = loadConfig();
-const database = await openDatabase(config, { keepStatistics: true });
-const applied = await migrate(database);
-if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
+const { config, database, storage, mailSettings } = await start().catch(exitOnSetupError);
 
-const storage = await createLocalStorage(join(config.dataDir, "assets"));
+/** Settings, the data directory, the migrated database and file storage: a setup mistake stops here in one line. */
+async function start() {
+  const config = readSettings(() => loadConfig());
+  const mailSettings = readSettings(() => loadMailSettings());
+  writableDirectory(config.dataDir, "CMS_DATA_DIR");
+  const database = await openDatabase(config, { keepStatistics: true });
+  const applied = await migrate(database);
+  if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
+  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  return { config, database, storage, mailSettings };
+}
 
 const limiter = createRateLimiter(
   {
@@ -30,7 +39,7 @@ const limiter = createRateLimiter(
   log,
 );
 // Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).
-const outbox = createOutbox(loadMailSettings(), log);
+const outbox = createOutbox(mailSettings, log);
 const app = createApp(database, storage, config, limiter, outbox);
 let shuttingDown = false;
 const server = createServer(
@@ -54,7 +63,10 @@ const server = createServer(
   }),
 );
 answerClientErrors(server);
+const refused = (error: Error) => exitOnSetupError(listenProblem(error, config));
+server.once("error", refused);
 server.listen(config.port, config.host, () => {
+  server.off("error", refused);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log({

@@ -1,9 +1,10 @@
 // Opens the database: PostgreSQL when DATABASE_URL says so, else the embedded SQLite file under the
 // data directory. Both clients come from the same models, so one type serves both.
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
+import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
+import { postgresProblem } from "./connect-errors.ts";
 import { fastEntryReads } from "./entry-reads.ts";
 import { type Generation, lateGeneration, postgresGeneration } from "./generation.ts";
 import { installPlanCache } from "./plan-cache.ts";
@@ -22,6 +23,8 @@ export interface Database {
 }
 
 /**
+ * A database that cannot be opened (PostgreSQL out of reach, no such database, an SQLite file that
+ * cannot be written) throws a SetupError naming the setting.
  * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
  * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
  */
@@ -45,14 +48,32 @@ export async function openDatabase(
     };
     const adapter = counting(factory);
     const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
+    await answers(db, config.databaseUrl);
     // The two generated clients differ only in provider-specific options we do not use.
     return { db, provider: "postgresql", generation };
   }
   const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
-  mkdirSync(join(file, ".."), { recursive: true });
+  const setting = config.databaseUrl ? "DATABASE_URL" : "CMS_DATA_DIR";
+  writableDirectory(dirname(file), setting);
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
-  const adapter = counting(serializedSqlite(file, { keepStatistics, connected }));
+  let sqlite: ReturnType<typeof serializedSqlite>;
+  try {
+    sqlite = serializedSqlite(file, { keepStatistics, connected });
+  } catch (error) {
+    throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
+  }
+  const adapter = counting(sqlite);
   return { db: guardText(new PrismaClient({ adapter }), generation), provider: "sqlite", generation };
+}
+
+/** The first connection, so that a server out of reach or a missing database stops start-up in one line. */
+async function answers(db: Db, url: string): Promise<void> {
+  try {
+    await db.$queryRaw`SELECT 1`;
+  } catch (error) {
+    await db.$disconnect().catch(() => {});
+    throw new SetupError(`DATABASE_URL: ${postgresProblem(error, url)}`);
+  }
 }
 
 /** CMS_COUNT_QUERIES=1: count each request's SQL statements (query-count.ts). */
