@@ -30,9 +30,11 @@ beforeAll(async () => {
   account = await createAccount(server);
   client = api(server, account);
   const headers = { authorization: `Bearer ${account.token}`, "content-type": "application/json" };
-  graphql = (body) => request(`${server.url}/graphql`, { method: "POST", headers, body });
+  // Bytes as fetch takes them (a copy on its own ArrayBuffer).
+  const bytes = (body: string | Uint8Array) => (typeof body === "string" ? body : new Uint8Array(body));
+  graphql = (body) => request(`${server.url}/graphql`, { method: "POST", headers, body: bytes(body) });
   sendRaw = (method, path, body) =>
-    request(`${server.url}/v1/accounts/${account.account_id}${path}`, { method, headers, body });
+    request(`${server.url}/v1/accounts/${account.account_id}${path}`, { method, headers, body: bytes(body) });
   await expectCreated(
     client.post("/collections", {
       name: "Reviews",
