@@ -30,8 +30,32 @@ export const graphqlLimits = {
   cost: 5000,
 };
 
+/** A request over a limit: HTTP 400 whatever the client accepts (SECURITY.md). */
+class LimitError extends ApiError {
+  constructor(message: string) {
+    super(400, message);
+    // Marks the error's HTTP extension (never sent) so it is known after masking copies the error.
+    Object.assign(this.extensions.http as object, { limit: true });
+  }
+}
+
 /** graphql-armor words every limit as a "Syntax Error"; ours are plain 400s. */
-const limitError = (error: GraphQLError) => new ApiError(400, error.message.replace(/^Syntax Error: /, ""));
+const limitError = (error: GraphQLError) => new LimitError(error.message.replace(/^Syntax Error: /, ""));
+
+/**
+ * graphql-yoga marks parse and validation errors as the GraphQL-over-HTTP spec's, which it answers
+ * with a 200 when the client accepts only `application/json`; a limit is a 400 for every client.
+ */
+const limitsAre400: Plugin = {
+  onResultProcess({ result }) {
+    const errors = Array.isArray(result) ? [] : ((result as { errors?: unknown[] }).errors ?? []);
+    for (const error of errors) {
+      const http = (error as { extensions?: { http?: { limit?: boolean; spec?: boolean } } }).extensions
+        ?.http;
+      if (http?.limit === true) http.spec = false;
+    }
+  },
+};
 
 /** Reports a limit as a validation error of the operation. */
 const reject = {
@@ -76,7 +100,7 @@ export function maxRootFieldsRule(max: number): ValidationRule {
     OperationDefinition(operation) {
       const count = rootFieldCount(context, operation.selectionSet, new Set());
       if (count > max) {
-        context.reportError(new ApiError(400, `Root field limit of ${max} exceeded, found ${count}.`));
+        context.reportError(new LimitError(`Root field limit of ${max} exceeded, found ${count}.`));
       }
     },
   });
@@ -89,5 +113,6 @@ export function limitPlugins(limits = graphqlLimits): Plugin[] {
     maxAliasesPlugin({ n: limits.aliases, ...reject }),
     costLimitPlugin({ maxCost: limits.cost, ...reject }),
     { onValidate: ({ addValidationRule }) => addValidationRule(maxRootFieldsRule(limits.rootFields)) },
+    limitsAre400,
   ] as Plugin[];
 }
