@@ -1,16 +1,21 @@
 // The operator CLI (decisions.md "Running the service"): accounts and tokens against the running
 // server's database. JSON output with --json; errors print one line to stderr and exit non-zero.
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectErrorBody } from "./helpers/assertions.ts";
 import { type CliResult, cms, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
 let created: CliResult;
 let account: TestAccount;
 const domain = `${randomBytes(5).toString("hex")}.test`;
+/** A data directory the server does not use, for a CLI run that forgot the server's settings. */
+const strayDir = mkdtempSync(join(tmpdir(), "cms-cli-stray-"));
 
 function expectOneLineError(result: CliResult) {
   expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
@@ -48,6 +53,13 @@ beforeAll(async () => {
     unknownAccount: ["token", "create", "--account", "acct_01doesnotexist0000000000000", "--json"],
     unknownScope: ["token", "create", "--account", id, "--scope", "admin", "--json"],
     revokeUnknown: ["token", "revoke", "--token", "cms_not_a_real_token"],
+    misspelledScope: ["token", "create", "--account", id, "--scop", "read", "--json"],
+    scopeWithoutValue: ["token", "create", "--account", id, "--scope"],
+    scopeTakingNextOption: ["token", "create", "--account", id, "--scope", "--json"],
+    accountWithoutValue: ["token", "list", "--account"],
+    strayArgument: ["account", "list", "everything"],
+    textToken: ["token", "create", "--account", id, "--scope", "read"],
+    theme: ["theme", "install", "--account", id, "--json"],
   };
   const entries = Object.entries(planned);
   // Three at a time: enough to overlap start-up costs without starving the server on two cores.
@@ -58,7 +70,17 @@ beforeAll(async () => {
   }
 });
 
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  rmSync(strayDir, { recursive: true, force: true });
+});
+
+/** How the CLI names the test server's database. */
+function serverDatabase(): string {
+  if (!usesPostgres) return `the embedded SQLite database ${join(server.env.CMS_DATA_DIR ?? "", "cms.db")}`;
+  const name = new URL(server.env.DATABASE_URL ?? "").pathname.slice(1);
+  return `the PostgreSQL database "${name}" at 127.0.0.1:`;
+}
 
 describe("account create", () => {
   it("prints exactly {account_id, token, domain} as JSON and exits 0", () => {
@@ -258,5 +280,137 @@ describe("read-scoped tokens", () => {
 
   it("refuses an unknown scope with one line on stderr", async () => {
     expectOneLineError(runs.unknownScope as CliResult);
+  });
+});
+
+describe("command line mistakes", () => {
+  it("refuses a misspelled option in one line, naming it, and creates nothing", async () => {
+    const result = runs.misspelledScope as CliResult;
+    expectOneLineError(result);
+    expect(result.stderr).toContain("unknown option --scop for 'token create'");
+    expect(result.stdout).toBe("");
+  });
+
+  it("refuses an option without its value, also when the next word is another option", () => {
+    for (const name of ["scopeWithoutValue", "scopeTakingNextOption"] as const) {
+      const result = runs[name] as CliResult;
+      expectOneLineError(result);
+      expect(result.stderr.trim()).toBe("cms: --scope needs a value");
+      expect(result.stdout).toBe("");
+    }
+    expectOneLineError(runs.accountWithoutValue as CliResult);
+    expect((runs.accountWithoutValue as CliResult).stderr.trim()).toBe("cms: --account needs a value");
+  });
+
+  it("refuses a word after the command", () => {
+    const result = runs.strayArgument as CliResult;
+    expectOneLineError(result);
+    expect(result.stderr.trim()).toBe("cms: unexpected argument 'everything' after 'account list'");
+  });
+});
+
+describe("what the CLI says it did", () => {
+  it("prints the scope and account of a token it created, and names the database on stderr", () => {
+    const result = runs.textToken as CliResult;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toMatch(
+      new RegExp(`^token cms_\\S{20,} \\(scope read, account ${account.account_id}\\)$`),
+    );
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringContaining(`cms: wrote to ${serverDatabase()}`),
+    ]);
+  });
+
+  it("keeps --json stdout to the JSON, the database line going to stderr", () => {
+    expect(created.stderr.trim()).toContain(`cms: wrote to ${serverDatabase()}`);
+    expect(created.stderr.trim().split("\n")).toHaveLength(1);
+    expect(() => JSON.parse(created.stdout)).not.toThrow();
+  });
+
+  it("names the database it looked in when the account is not there (a run without the server's settings)", async () => {
+    const stray = await cms(server, ["token", "create", "--account", account.account_id], {
+      DATABASE_URL: "",
+      CMS_DATA_DIR: strayDir,
+    });
+    expectOneLineError(stray);
+    expect(stray.stderr.trim()).toBe(
+      `cms: account ${account.account_id} not found in the embedded SQLite database ${join(strayDir, "cms.db")} (CMS_DATA_DIR; DATABASE_URL is unset)`,
+    );
+  });
+});
+
+describe("account list and token list", () => {
+  it("lists the accounts with their domain, name and creation time", async () => {
+    const result = await cms(server, ["account", "list", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.trim()).toContain(`cms: read from ${serverDatabase()}`);
+    const listed = JSON.parse(result.stdout);
+    const ours = listed.find((row: { account_id: string }) => row.account_id === account.account_id);
+    expect(ours).toEqual({
+      account_id: account.account_id,
+      name: "Acme",
+      domain,
+      created_at: expect.any(String),
+    });
+    expect(Date.parse(ours.created_at)).toBeGreaterThan(Date.now() - 10 * 60_000);
+    const text = await cms(server, ["account", "list"]);
+    expect(text.stdout).toMatch(
+      new RegExp(`^${account.account_id}  ${domain.replace(".", "\\.")}  Acme  created `, "m"),
+    );
+  });
+
+  it("lists an account's tokens by ID, scope and dates, never a secret; the misspelled run made none", async () => {
+    const result = await cms(server, ["token", "list", "--account", account.account_id, "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const tokens = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    for (const token of tokens) {
+      expect(Object.keys(token).sort()).toEqual(["created_at", "id", "revoked_at", "scope"]);
+      expect(token.id).toMatch(/^tok_[a-z0-9]+$/);
+    }
+    // The account's own token, then token, revoked, kept, read and textToken: no token from --scop.
+    expect(tokens).toHaveLength(6);
+    expect(tokens.filter((token) => token.scope === "read")).toHaveLength(2);
+    expect(tokens.filter((token) => token.revoked_at !== null)).toHaveLength(1);
+    const text = await cms(server, ["token", "list", "--account", account.account_id]);
+    expect(text.stdout.trim().split("\n")).toHaveLength(6);
+    const secrets = [
+      account.token,
+      ...["token", "revoked", "kept", "read"].map((name) => parseToken(runs[name] as CliResult)),
+    ];
+    for (const output of [result.stdout, text.stdout, result.stderr, text.stderr]) {
+      // A token is cms_ and 43 characters; the PostgreSQL test database's name also starts with cms_.
+      expect(output).not.toMatch(/cms_[\w-]{40}/);
+      for (const secret of secrets) expect(output).not.toContain(secret.slice(4, 20));
+    }
+  });
+
+  it("revokes a token by the ID the listing shows", async () => {
+    const listed = JSON.parse(
+      (await cms(server, ["token", "list", "--account", account.account_id, "--json"])).stdout,
+    );
+    const live = listed.filter((token: { revoked_at: string | null }) => token.revoked_at === null);
+    const target = live.at(-1);
+    const revoked = await cms(server, ["token", "revoke", "--id", target.id]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const after = JSON.parse(
+      (await cms(server, ["token", "list", "--account", account.account_id, "--json"])).stdout,
+    );
+    expect(after.find((token: { id: string }) => token.id === target.id).revoked_at).toEqual(
+      expect.any(String),
+    );
+    expect(await cms(server, ["token", "revoke", "--id", target.id])).toMatchObject({ code: 1 });
+  });
+});
+
+describe("theme install", () => {
+  it("prints the templates it installed, which the account then has", async () => {
+    const result = runs.theme as CliResult;
+    expect(result.code, result.stderr).toBe(0);
+    const { installed } = JSON.parse(result.stdout);
+    expect(installed.length).toBeGreaterThan(0);
+    const templates = await api(server, account).get("/templates");
+    expect(templates.status, templates.text).toBe(200);
+    const handles = templates.body.data.map((template: { handle: string }) => template.handle);
+    expect(handles).toEqual(expect.arrayContaining(installed));
   });
 });

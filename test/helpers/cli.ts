@@ -11,11 +11,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cms(server: TestServer, args: string[]): Promise<CliResult> {
+/** `env` is added to the server's environment (e.g. another CMS_DATA_DIR, an empty DATABASE_URL). */
+export function cms(server: TestServer, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/cms.ts", ...args], {
       cwd: root,
-      env: server.env,
+      env: { ...server.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -43,3 +43,12 @@ export async function findViewer(db: Db, token: string): Promise<Viewer | null> 
   if (!row || row.revokedAt) return null;
   return { accountId: row.accountId, scope: row.scope === "read" ? "read" : "write", tokenId: row.id };
 }
+
+/** Revokes by the token's ID (from `cms token list`), for a token whose secret is lost; whether a live one was. */
+export async function revokeTokenById(db: Db, id: string): Promise<boolean> {
+  const { count } = await db.apiToken.updateMany({
+    where: { id, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count > 0;
+}

@@ -1,0 +1,91 @@
+// What each `cms` command takes and does. Each only calls src/schema (or the theme installer) and says
+// what it made: `json` is printed with --json, `text` otherwise.
+import type { Database } from "../db/client.ts";
+import { createAccount } from "../schema/accounts/create-account.ts";
+import { createToken } from "../schema/accounts/create-token.ts";
+import { listAccounts } from "../schema/accounts/list-accounts.ts";
+import { listTokens } from "../schema/accounts/list-tokens.ts";
+import { revokeToken, revokeTokenById } from "../schema/accounts/tokens.ts";
+import { type OptionSpec, UsageError } from "./args.ts";
+
+export interface Outcome {
+  json: unknown;
+  text: string;
+  /** Whether the command changed the database, for the line naming it. */
+  wrote: boolean;
+}
+
+interface Command {
+  options: Record<string, OptionSpec>;
+  run(database: Database, values: Record<string, string>): Promise<Outcome>;
+}
+
+const json = { type: "boolean" } as const;
+const required = { type: "string", required: true } as const;
+const optional = { type: "string" } as const;
+
+export const commands: Record<string, Command> = {
+  "account create": {
+    options: { name: required, domain: required, json },
+    async run({ db }, { name = "", domain = "" }) {
+      const account = await createAccount(db, { name, domain });
+      const text = `account ${account.account_id} (${account.domain})\ntoken ${account.token} (scope write)`;
+      return { json: account, text, wrote: true };
+    },
+  },
+  "account list": {
+    options: { json },
+    async run({ db }) {
+      const accounts = await listAccounts(db);
+      const lines = accounts.map((a) => `${a.account_id}  ${a.domain}  ${a.name}  created ${a.created_at}`);
+      return { json: accounts, text: lines.join("\n") || "no accounts", wrote: false };
+    },
+  },
+  "token create": {
+    options: { account: required, scope: optional, json },
+    async run({ db }, { account = "", scope = "write" }) {
+      const created = await createToken(db, account, scope);
+      const text = `token ${created.token} (scope ${created.scope}, account ${created.account_id})`;
+      return { json: { token: created.token }, text, wrote: true };
+    },
+  },
+  "token list": {
+    options: { account: required, json },
+    async run({ db }, { account = "" }) {
+      const tokens = await listTokens(db, account);
+      const lines = tokens.map(
+        (t) =>
+          `${t.id}  ${t.scope}  created ${t.created_at}${t.revoked_at ? `  revoked ${t.revoked_at}` : ""}`,
+      );
+      return { json: tokens, text: lines.join("\n") || "no tokens", wrote: false };
+    },
+  },
+  "token revoke": {
+    options: { token: optional, id: optional, json },
+    async run({ db }, { token, id }) {
+      if ((token === undefined) === (id === undefined)) throw new UsageError("give one of --token or --id");
+      const revoked = token ? await revokeToken(db, token) : await revokeTokenById(db, id ?? "");
+      if (!revoked) throw new UsageError("no such live token");
+      return { json: { revoked: "true" }, text: "token revoked", wrote: true };
+    },
+  },
+  "theme install": {
+    options: { account: required, name: optional, json },
+    async run(database, { account = "", name = "starter" }) {
+      // Loaded here only: the installer brings in the whole GraphQL schema.
+      const { installTheme } = await import("./theme.ts");
+      const { installed } = await installTheme(database, account, name);
+      const text = `theme ${name} installed in account ${account}: ${installed.join(", ")}`;
+      return { json: { installed }, text, wrote: true };
+    },
+  },
+};
+
+export const usage = `usage:
+  cms account create --name NAME --domain HOST [--json]
+  cms account list [--json]
+  cms token create --account ACCOUNT_ID [--scope read|write] [--json]
+  cms token list --account ACCOUNT_ID [--json]
+  cms token revoke (--token TOKEN | --id TOKEN_ID)
+  cms theme install --account ACCOUNT_ID [--name starter] [--json]
+They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;
