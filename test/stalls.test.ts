@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
-import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 import { siteGet } from "./helpers/site.ts";
 
@@ -12,6 +12,8 @@ let server: TestServer;
 let hostile: TestAccount;
 let hostileApi: Api;
 let neighbour: TestAccount;
+let readToken: string;
+const seeded = 2_000;
 
 /** Pages whose time goes into one output tag, one comparison or one plain-text loop. */
 const heavy: Record<string, string> = {
@@ -63,7 +65,38 @@ beforeAll(async () => {
   neighbour = await createAccount(server, "Neighbour");
   await pageWithTemplate(api(server, neighbour), "fine", "<p>{{ title }}</p>");
   for (const [handle, html] of Object.entries(heavy)) await pageWithTemplate(hostileApi, handle, html);
-});
+  const read = await cms(server, [
+    "token",
+    "create",
+    "--account",
+    hostile.account_id,
+    "--scope",
+    "read",
+    "--json",
+  ]);
+  readToken = JSON.parse(read.stdout).token;
+  await expectCreated(
+    hostileApi.post("/collections", {
+      name: "Notes",
+      handle: "notes",
+      routing: "notes/:handle",
+      blueprint: { fields: [{ handle: "body", type: "text" }] },
+    }),
+  );
+  for (let start = 0; start < seeded; start += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        expectCreated(
+          hostileApi.post("/collections/notes/entries", {
+            handle: `n${start + i}`,
+            title: `Note ${start + i}`,
+            body: `${start + i}% off_now \\ and a long enough body to read ${"x".repeat(200)}`,
+          }),
+        ),
+      ),
+    );
+  }
+}, 120_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -86,5 +119,60 @@ describe("a page whose render runs long", () => {
     expect(shown.text).toBe("This page could not be rendered.\n");
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(Math.max(...probes)).toBeLessThan(1_000);
+  });
+});
+
+/** Twenty text filters with the wildcards of LIKE in each of fifteen aliases, by a read token. */
+async function wildcardQuery(distinct: boolean) {
+  const aliases = Array.from(
+    { length: 15 },
+    (_, a) =>
+      `a${a}: contentEntries(account_id: $account, collection: "notes", filter: $f${distinct ? a : 0}) { pagination { total } }`,
+  );
+  const variables: Record<string, unknown> = { account: hostile.account_id };
+  for (let a = 0; a < (distinct ? 15 : 1); a++)
+    variables[`f${a}`] = Array.from({ length: 20 }, (_, f) => ({
+      field: f % 2 ? "body" : "title",
+      contains: `${distinct ? a : 0}%${f}_\\`,
+    }));
+  const declared = Object.keys(variables)
+    .filter((name) => name !== "account")
+    .map((name) => `$${name}: [ContentFilter!]`)
+    .join(", ");
+  return request(`${server.url}/graphql`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      authorization: `Bearer ${readToken}`,
+    },
+    body: JSON.stringify({
+      query: `query ($account: ID!, ${declared}) { ${aliases.join(" ")} }`,
+      variables,
+    }),
+  });
+}
+
+describe("text filters holding %, _ or \\ on many entries", () => {
+  it("never hold the process: identical ones run once, too many different ones are a 400", async () => {
+    for (const distinct of [false, true]) {
+      const query = wildcardQuery(distinct);
+      const probes = await probeWhile(query, async () => {
+        const health = await request(`${server.url}/healthz`);
+        expect(health.body).toEqual({ status: "ok" });
+      });
+      const response = await query;
+      expect(Math.max(0, ...probes), `distinct: ${distinct}`).toBeLessThan(500);
+      if (distinct) {
+        expect(response.status, response.text.slice(0, 300)).toBe(400);
+        expect(response.body.errors[0].extensions.code).toBe("BAD_REQUEST");
+        expect(response.body.errors[0].message).toMatch(/at most 20 different texts/);
+      } else {
+        expect(response.status, response.text.slice(0, 300)).toBe(200);
+        expect(response.body.errors, response.text.slice(0, 500)).toBeUndefined();
+        expect(response.body.data.a0.pagination.total).toBe(0);
+        expect(response.body.data.a14.pagination.total).toBe(0);
+      }
+    }
   });
 });

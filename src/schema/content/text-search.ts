@@ -3,12 +3,22 @@
 // escapes with `\`; SQLite's LIKE has no escape character without an ESCAPE clause Prisma cannot write,
 // so there a needle holding a wildcard selects the matching IDs with instr() instead (at most
 // MAX_COMPARED_MATCHES of them). Case is ignored for ASCII letters on SQLite, for all on PostgreSQL.
+// Such a scan reads every entry of the collection in one synchronous statement (better-sqlite3), so
+// within one request an identical search runs once, the event loop gets a turn before each scan, and
+// a request may make at most MAX_SCANS_PER_REQUEST different ones (400 past that): twenty filters in
+// each of fifteen aliases cannot hold the process for seconds.
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { MAX_COMPARED_MATCHES, valueFilter } from "./json-values.ts";
 
 type Where = Prisma.EntryWhereInput;
+
+/** Different wildcard scans one request may make on the embedded database: one query's filters. */
+export const MAX_SCANS_PER_REQUEST = 20;
+
+/** A request's scans by what they search for; the context object lives as long as its request. */
+const requestScans = new WeakMap<object, Map<string, Promise<Where>>>();
 
 export type TextTarget = { column: "handle" | "title" | "contentPath" } | { handle: string };
 
@@ -26,6 +36,31 @@ export async function textSearch(
     return prismaFilter(ctx, target, op, escaped, { mode: "insensitive" });
   }
   if (!wild) return prismaFilter(ctx, target, op, needle, {});
+  const scans = requestScans.get(ctx) ?? new Map<string, Promise<Where>>();
+  requestScans.set(ctx, scans);
+  const key = JSON.stringify([collectionId, target, op, needle]);
+  const known = scans.get(key);
+  if (known) return known;
+  if (scans.size >= MAX_SCANS_PER_REQUEST)
+    throw new ApiError(
+      400,
+      `A request may search for at most ${MAX_SCANS_PER_REQUEST} different texts holding %, _ or \\ on the embedded database`,
+    );
+  const scan = scanIds(ctx, collectionId, target, op, needle, at);
+  scans.set(key, scan);
+  return scan;
+}
+
+async function scanIds(
+  ctx: Pick<Context, "db">,
+  collectionId: string,
+  target: TextTarget,
+  op: "contains" | "starts_with",
+  needle: string,
+  at: string,
+): Promise<Where> {
+  // The statement blocks the process while it reads: other requests get their turn first.
+  await new Promise((resolve) => setImmediate(resolve));
   const text =
     "column" in target
       ? Prisma.raw(`"${target.column}"`)
