@@ -359,13 +359,14 @@ describe("account list and token list", () => {
     );
   });
 
-  it("lists an account's tokens by ID, scope and dates, never a secret; the misspelled run made none", async () => {
+  it("lists an account's tokens by ID, prefix, scope and dates, never a secret; the misspelled run made none", async () => {
     const result = await cms(server, ["token", "list", "--account", account.account_id, "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const tokens = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     for (const token of tokens) {
-      expect(Object.keys(token).sort()).toEqual(["created_at", "id", "revoked_at", "scope"]);
+      expect(Object.keys(token).sort()).toEqual(["created_at", "id", "prefix", "revoked_at", "scope"]);
       expect(token.id).toMatch(/^tok_[a-z0-9]+$/);
+      expect(token.prefix).toMatch(/^cms_[\w-]{6}$/);
     }
     // The account's own token, then token, revoked, kept, read and textToken: no token from --scop.
     expect(tokens).toHaveLength(6);
@@ -377,6 +378,9 @@ describe("account list and token list", () => {
       account.token,
       ...["token", "revoked", "kept", "read"].map((name) => parseToken(runs[name] as CliResult)),
     ];
+    // Each token is told apart by its first characters, and by no more of them.
+    expect(tokens.map((token) => token.prefix)).toContain(account.token.slice(0, 10));
+    expect(text.stdout).toContain(`${account.token.slice(0, 10)}…`);
     for (const output of [result.stdout, text.stdout, result.stderr, text.stderr]) {
       // A token is cms_ and 43 characters; the PostgreSQL test database's name also starts with cms_.
       expect(output).not.toMatch(/cms_[\w-]{40}/);

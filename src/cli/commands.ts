@@ -55,7 +55,7 @@ export const commands: Record<string, Command> = {
       const tokens = await listTokens(db, account);
       const lines = tokens.map(
         (t) =>
-          `${t.id}  ${t.scope}  created ${t.created_at}${t.revoked_at ? `  revoked ${t.revoked_at}` : ""}`,
+          `${t.id}  ${t.prefix ? `${t.prefix}…` : "(no prefix)"}  ${t.scope}  created ${t.created_at}${t.revoked_at ? `  revoked ${t.revoked_at}` : ""}`,
       );
       return { json: tokens, text: lines.join("\n") || "no tokens", wrote: false };
     },

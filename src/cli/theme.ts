@@ -3,13 +3,17 @@
 // validation and rules as over the API), created when the account has no template of that handle and
 // updated when it has, so installing again brings the account's copy up to date without duplicates.
 import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execute, parse } from "graphql";
 import type { Database } from "../db/client.ts";
+import { projectRoot } from "../project-root.ts";
 import { ApiError } from "../schema/errors.ts";
 import { createContext, schema } from "../schema/index.ts";
 import type { Storage } from "../storage/local.ts";
 
-export const THEMES_DIR = new URL("../../themes/", import.meta.url);
+/** The shipped themes, found from the project root so that the built CLI finds them too. */
+export const THEMES_DIR = pathToFileURL(join(projectRoot, "themes/"));
 
 interface ThemeTemplate {
   handle: string;

@@ -1,10 +1,13 @@
-// Listing an account's tokens (`cms token list`). Only the SHA-256 of a token is stored, so a listing
-// names each by its ID (what `cms token revoke --id` takes) and never shows, or could show, the secret.
+// Listing an account's tokens (`cms token list`). Only the SHA-256 of a token and its first characters
+// are stored, so a listing names each by its ID (what `cms token revoke --id` takes) and its prefix, and
+// never shows, or could show, the secret.
 import type { Db } from "../../db/client.ts";
 import { ApiError } from "../errors.ts";
 
 export interface TokenSummary {
   id: string;
+  /** The token's first characters; empty for tokens issued before prefixes were kept. */
+  prefix: string;
   scope: string;
   created_at: string;
   revoked_at: string | null;
@@ -16,7 +19,7 @@ export async function listTokens(db: Db, accountId: string): Promise<TokenSummar
     where: { id: accountId },
     select: {
       tokens: {
-        select: { id: true, scope: true, createdAt: true, revokedAt: true },
+        select: { id: true, prefix: true, scope: true, createdAt: true, revokedAt: true },
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       },
     },
@@ -24,6 +27,7 @@ export async function listTokens(db: Db, accountId: string): Promise<TokenSummar
   if (!account) throw ApiError.notFound(`account ${accountId}`);
   return account.tokens.map((token) => ({
     id: token.id,
+    prefix: token.prefix,
     scope: token.scope,
     created_at: token.createdAt.toISOString(),
     revoked_at: token.revokedAt?.toISOString() ?? null,

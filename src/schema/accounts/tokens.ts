@@ -17,10 +17,21 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+/** What `cms token list` shows of a token: enough to tell tokens apart, far too little to guess one. */
+export function tokenPrefix(token: string): string {
+  return token.slice(0, "cms_".length + 6);
+}
+
 export async function issueToken(db: Db, accountId: string, scope: TokenScope = "write"): Promise<string> {
   const token = `cms_${randomBytes(32).toString("base64url")}`;
   await db.apiToken.create({
-    data: { id: newId(prefixes.token), accountId, tokenHash: hashToken(token), scope },
+    data: {
+      id: newId(prefixes.token),
+      accountId,
+      tokenHash: hashToken(token),
+      prefix: tokenPrefix(token),
+      scope,
+    },
   });
   return token;
 }
