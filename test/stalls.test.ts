@@ -24,6 +24,8 @@ const heavy: Record<string, string> = {
   "compare-lists":
     "{% assign a = (1..1400000) %}{% assign b = (1..1400000) %}{% case a %}{% when b %}same{% endcase %}",
   "text-loop": "{% for i in (1..2900000) %}x{% endfor %}",
+  // A partial of plain text has no tag, filter or output of its own.
+  "render-plain": "{% assign a = (1..2900000) %}{% render 'plain' for a %}",
   "nested-arrays":
     '{% assign a = "x" | split: "," %}{% for i in (1..40) %}{% assign a = a | push: a %}{% endfor %}{{ a }}',
 };
@@ -64,6 +66,9 @@ beforeAll(async () => {
   hostileApi = api(server, hostile);
   neighbour = await createAccount(server, "Neighbour");
   await pageWithTemplate(api(server, neighbour), "fine", "<p>{{ title }}</p>");
+  await expectCreated(
+    hostileApi.post("/templates", { template: { handle: "plain", kind: "partial", html: "x" } }),
+  );
   for (const [handle, html] of Object.entries(heavy)) await pageWithTemplate(hostileApi, handle, html);
   const read = await cms(server, [
     "token",

@@ -7,12 +7,17 @@ import { type Context, defaultOperators, type FilterImplOptions, Liquid, type Op
 import { registerCmsFilters } from "./filters.ts";
 import { COMPARED_ITEMS, checkSize, pace } from "./render-guard.ts";
 import { RENDER_LIMIT_MS, renderScope } from "./render-scope.ts";
-import { registerCmsTags } from "./tags.ts";
+import { pacer, registerCmsTags } from "./tags.ts";
 import { ParsedTemplateCache, templateHandle } from "./template-cache.ts";
 
 export { RENDER_LIMIT_MS };
 
-const parsedTemplates = new ParsedTemplateCache();
+// Every parsed template, layout and partial ends in a pacer: `{% render 'plain' for huge_list %}` renders
+// a partial of plain text, which has no tag, filter or output of its own to give other requests a turn.
+const parsedTemplates = new ParsedTemplateCache(undefined, undefined, (templates) => {
+  const last = templates.at(-1);
+  if (last) templates.push(pacer(last.token));
+});
 
 const exists = (file: string) => renderScope().templates.has(templateHandle(file));
 const read = (file: string) => {

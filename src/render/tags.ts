@@ -38,8 +38,8 @@ export function registerCmsTags(engine: Liquid): void {
 
 type TagClass = Liquid["tags"][string];
 
-/** A node rendering nothing that paces the render: put at the end of each loop body. */
-const pacer = (token: Template["token"]): Template => ({ token, render: (ctx: Context) => pace(ctx) });
+/** A node rendering nothing that paces the render: put at the end of each loop body and template. */
+export const pacer = (token: Template["token"]): Template => ({ token, render: (ctx: Context) => pace(ctx) });
 
 /**
  * The tag paced before it renders. A loop (`for`, `tablerow`) also paces each iteration, so a body of

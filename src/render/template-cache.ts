@@ -13,9 +13,11 @@ export class ParsedTemplateCache {
   private readonly entries = new Map<string, { parsed: Parsed; size: number }>();
   private sourceChars = 0;
 
+  /** `finish` completes each fresh parse before any render uses it (liquidjs writes a parse here first). */
   constructor(
     private readonly maxEntries = 2_000,
     private readonly maxSourceChars = 64 * 1024 * 1024,
+    private readonly finish: (templates: Template[]) => void = () => {},
   ) {}
 
   read(key: string): Parsed | undefined {
@@ -32,6 +34,9 @@ export class ParsedTemplateCache {
     const versioned = versionedKey(key);
     if (!versioned) return;
     this.delete(versioned.key);
+    // A promise's callbacks run in the order they were added: this one before the render's own.
+    if (Array.isArray(parsed)) this.finish(parsed);
+    else void parsed.then(this.finish, () => {});
     this.entries.set(versioned.key, { parsed, size: versioned.size });
     this.sourceChars += versioned.size;
     for (const oldest of this.entries.keys()) {
