@@ -1,53 +1,22 @@
-// The starter theme (themes/starter) installed with installTheme into a new account, the README's content
+// The starter theme (themes/starter) installed with `cms theme install` into a new account, the README's content
 // set up over REST, and every kind of page it has fetched by Host: home, the blog index and its second
 // page, a post, a page, the contact form and the 404 page, on the embedded database and on PostgreSQL.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
-import { type CliResult, createAccount, type TestAccount } from "./helpers/cli.ts";
+import { type CliResult, cms, createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 import { siteGet } from "./helpers/site.ts";
 
-const root = new URL("..", import.meta.url).pathname;
 const themeDir = new URL("../themes/starter/", import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL("theme.json", themeDir), "utf8")) as {
   templates: { handle: string; kind: string }[];
 };
 
-/**
- * installTheme in a process of its own on the server's database, as the CLI runs it (in-process, vitest
- * would load a second copy of graphql beside the schema's); prints its result as JSON.
- */
-function install(accountId: string, name: string): Promise<CliResult> {
-  const script = `
-    const { installTheme } = await import("./src/cli/theme.ts");
-    const { openDatabase } = await import("./src/db/client.ts");
-    const { loadConfig } = await import("./src/config.ts");
-    const database = await openDatabase(loadConfig());
-    try {
-      console.log(JSON.stringify(await installTheme(database, process.argv[1], process.argv[2])));
-    } catch (error) {
-      console.error(error.message);
-      process.exitCode = 1;
-    } finally {
-      await database.db.$disconnect();
-    }`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script, accountId, name],
-      { cwd: root, env: server.env, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+/** `cms theme install`, as a person runs it, with --json. */
+const install = (accountId: string, name: string): Promise<CliResult> =>
+  cms(server, ["theme", "install", "--account", accountId, "--name", name, "--json"]);
 
 let server: TestServer;
 let account: TestAccount;
@@ -209,9 +178,10 @@ describe("installTheme", () => {
   it("names the themes there are when asked for another, and refuses an unknown account", async () => {
     const unknown = await install(account.account_id, "fancy");
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
-    expect(unknown.stderr.trim()).toBe("no theme named 'fancy'; the themes are: starter");
+    expect(unknown.stderr.trim()).toBe("cms: no theme named 'fancy'; the themes are: starter");
     const nobody = await install("acct_nobody", "starter");
-    expect(nobody.stderr.trim()).toBe("no account acct_nobody");
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr.trim()).toMatch(/^cms: no account acct_nobody/);
   });
 });
 
