@@ -19,7 +19,7 @@ import type { Storage } from "./storage/local.ts";
 
 type AppConfig = Pick<
   Config,
-  "jsonBodyLimit" | "uploadLimit" | "requestTimeoutMs" | "trustProxy" | "readCacheBytes"
+  "jsonBodyLimit" | "uploadLimit" | "requestTimeoutMs" | "trustProxy" | "readCacheBytes" | "outboundAllowPrivate"
 >;
 
 export function createApp(
@@ -41,6 +41,7 @@ export function createApp(
     outbox,
     submissions: limiter.submissions,
     reads,
+    outboundAllowPrivate: config.outboundAllowPrivate,
   };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);

@@ -29,6 +29,11 @@ export interface Config {
   trustProxy: boolean;
   /** Memory for kept read results (READ_CACHE_MB, 0 = none): see src/schema/read-cache.ts. */
   readCacheBytes: number;
+  /**
+   * Let server-side fetches (assets_upload_from_url) reach loopback, private and link-local addresses
+   * (OUTBOUND_ALLOW_PRIVATE=true); refused by default.
+   */
+  outboundAllowPrivate: boolean;
 }
 
 export const DEFAULT_UPLOAD_LIMIT = 25 * 1024 * 1024;
@@ -63,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: whole(env.HEADERS_TIMEOUT_MS, "HEADERS_TIMEOUT_MS", 10_000, 1),
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     readCacheBytes: whole(env.READ_CACHE_MB, "READ_CACHE_MB", 32, 0) * 1024 * 1024,
+    outboundAllowPrivate: flag(env.OUTBOUND_ALLOW_PRIVATE, "OUTBOUND_ALLOW_PRIVATE"),
   };
 }
 
@@ -98,4 +104,11 @@ function byteCount(value: string | undefined, name: string, fallback: number): n
   if (!Number.isInteger(bytes) || bytes < 1 || bytes > 2 ** 31 - 1)
     throw new Error(`${name} must be a whole number of bytes, at most 2147483647`);
   return bytes;
+}
+
+function flag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value.trim() === "") return false;
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new Error(`${name} must be true or false`);
 }

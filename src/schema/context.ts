@@ -31,6 +31,13 @@ export interface Context {
   submissions: RecentEvents;
   /** Kept results of reads (cached-execute.ts); none in the CLI and schema tests. */
   reads: ReadCache | undefined;
+  /**
+   * How handles created or renamed in this request must be spelled: "any" (REST, GraphQL), or
+   * "snake_case" for the tool interface (content-api.md: "The separate tool interface requires snake_case").
+   */
+  handleStyle: HandleStyle;
+  /** Whether server-side fetches (assets from a URL) may reach private and loopback addresses. */
+  outboundAllowPrivate: boolean;
   /** Everything besides the data a query's answer depends on: the bearer token and the Host. */
   caller: string;
   /** The data generation, read once per request and afresh after a write (dataChanged). */
@@ -57,7 +64,11 @@ export interface ContextDeps {
   /** Without them, this process's own memory. */
   submissions?: RecentEvents;
   reads?: ReadCache;
+  /** OUTBOUND_ALLOW_PRIVATE; false without it. */
+  outboundAllowPrivate?: boolean;
 }
+
+export type HandleStyle = "any" | "snake_case";
 
 /** A table of the database (a Prisma model: no model maps to another name). */
 export type Table = Prisma.ModelName;
@@ -70,6 +81,7 @@ export function createContext(
   deps: ContextDeps,
   request: { headers: Headers },
   clientIp: string | null = null,
+  handleStyle: HandleStyle = "any",
 ): Context {
   let viewer: Promise<Viewer | null> | undefined;
   let site: Promise<SiteAccount | null> | undefined;
@@ -97,6 +109,8 @@ export function createContext(
     outbox: deps.outbox ?? noOutbox,
     submissions: deps.submissions ?? ownSubmissions,
     reads,
+    handleStyle,
+    outboundAllowPrivate: deps.outboundAllowPrivate ?? false,
     caller: `${token ?? ""}\u0000${host}`,
     generation: () => {
       generation ??= reads ? reads.generation() : Promise.resolve("");
