@@ -13,9 +13,12 @@ export async function answer(route: Route, response: Response): Promise<Response
     status = body.created ? 201 : 200;
     body = body[route.record] as Record<string, unknown>;
   }
-  if (route.spreadValues)
-    body = Array.isArray(body.data) ? { ...body, data: body.data.map(spread) } : spread(body);
-  return json(body, status);
+  return json(route.spreadValues ? spreadValues(body) : body, status);
+}
+
+/** A record, or a list envelope of records, with blueprint values as top-level keys (the tools answer so too). */
+export function spreadValues(body: Record<string, unknown>): Record<string, unknown> {
+  return Array.isArray(body.data) ? { ...body, data: body.data.map(spread) } : spread(body);
 }
 
 /** `{..., values: {a, b}}` -> `{..., a, b}`; the record's own keys win over values of the same name. */
