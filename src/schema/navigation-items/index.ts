@@ -3,3 +3,4 @@ import "./queries.ts";
 import "./create.ts";
 import "./update.ts";
 import "./delete.ts";
+import "./replace.ts";

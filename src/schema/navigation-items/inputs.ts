@@ -12,14 +12,18 @@ export const itemIdArg = (arg: ArgBuilder<any>) =>
 /** Priorities stay far enough from the 32-bit limit that "after the last sibling" (max + 1) always fits. */
 export const PRIORITY_LIMIT = 1_000_000_000;
 
-const title = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+export const titleSchema = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters");
 // An empty url is no url (forms tend to send "" for a link to an entry).
-const url = z
+export const urlSchema = z
   .string()
   .trim()
   .max(2048, "must be at most 2048 characters")
   .transform((value) => value || null);
-const reference = z.string().max(200, "must be at most 200 characters");
+export const referenceSchema = z.string().max(200, "must be at most 200 characters");
 const priority = z
   .number()
   .int()
@@ -29,28 +33,64 @@ const priority = z
 type Fields = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
 
 const itemFields = (t: Fields) => ({
-  url: t.string({ validate: url, description: "Explicit URL or path, for links not pointing to an entry." }),
+  url: t.string({
+    validate: urlSchema,
+    description: "Explicit URL or path, for links not pointing to an entry.",
+  }),
   collection_handle: t.string({
-    validate: reference,
+    validate: referenceSchema,
     description: "With `entry_handle`: link to that entry (collection handle or `clctn_` ID).",
   }),
   entry_handle: t.string({
-    validate: reference,
+    validate: referenceSchema,
     description: "With `collection_handle`: the entry (handle or `cnety_` ID).",
   }),
   priority: t.int({
     validate: priority,
     description: "Order among siblings, ascending. When omitted on create: after the existing siblings.",
   }),
-  parent_id: t.string({ validate: reference, description: "`ni_` ID of the parent item; null: top level." }),
+  parent_id: t.string({
+    validate: referenceSchema,
+    description: "`ni_` ID of the parent item; null: top level.",
+  }),
 });
 
 export const NavigationItemCreateInput = builder.inputType("NavigationItemCreateInput", {
-  fields: (t) => ({ title: t.string({ required: true, validate: title }), ...itemFields(t) }),
+  fields: (t) => ({ title: t.string({ required: true, validate: titleSchema }), ...itemFields(t) }),
 });
 
 export const NavigationItemUpdateInput = builder.inputType("NavigationItemUpdateInput", {
-  fields: (t) => ({ title: t.string({ validate: title }), ...itemFields(t) }),
+  fields: (t) => ({ title: t.string({ validate: titleSchema }), ...itemFields(t) }),
 });
 
 export type NavigationItemUpdate = typeof NavigationItemUpdateInput.$inferInput;
+
+/** Bounds of a whole tree written at once (navigationItemsReplace): a menu, not a sitemap. */
+export const TREE_DEPTH_LIMIT = 10;
+export const TREE_ITEMS_LIMIT = 500;
+
+export interface TreeItemInput {
+  title: string;
+  url?: string | null;
+  collection_handle?: string | null;
+  entry_handle?: string | null;
+  children?: TreeItemInput[] | null;
+}
+
+// No `validate` here: the replace checks every item itself with the schemas above, so that field problems,
+// unknown links and the limits come back together in one 422 (tree-plan.ts).
+export const NavigationTreeItemInput = builder.inputRef<TreeItemInput>("NavigationTreeItemInput").implement({
+  description: "An item with its children; its place in the array is its order among its siblings.",
+  fields: (t) => ({
+    title: t.string({ required: true, description: "1 to 200 characters." }),
+    url: t.string({ description: "Explicit URL or path, for links not pointing to an entry." }),
+    collection_handle: t.string({
+      description: "With `entry_handle`: link to that entry (collection handle or `clctn_` ID).",
+    }),
+    entry_handle: t.string({ description: "With `collection_handle`: the entry (handle or `cnety_` ID)." }),
+    children: t.field({
+      type: [NavigationTreeItemInput],
+      description: `Items below this one, in order; at most ${TREE_DEPTH_LIMIT} levels in all.`,
+    }),
+  }),
+});
