@@ -4,9 +4,9 @@ import { accountScope } from "../access.ts";
 import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
-import { nameTaken } from "./create.ts";
 import { assetIdArg, findAsset } from "./find.ts";
 import { AssetUpdateInput } from "./inputs.ts";
+import { nameTaken } from "./store.ts";
 import { AssetRef } from "./type.ts";
 
 builder.mutationField("assetUpdate", (t) =>
