@@ -2,6 +2,8 @@
 // path is a prefix ID when it has the exact shape of one (ids.ts), else a handle; a handle may therefore
 // start with the resource's prefix (`nav_main`), but not have the whole shape of its ID.
 import { z } from "zod";
+import type { Context } from "./context.ts";
+import { ApiError } from "./errors.ts";
 import { isIdOf } from "./ids.ts";
 
 export const HANDLE_MAX = 100;
@@ -29,15 +31,38 @@ export function idOrHandle(value: string, prefix: string): { id: string } | { ha
   return isIdOf(value, prefix) ? { id: value } : { handle: value };
 }
 
-/** A handle generated from a title: "Contact us!" -> "contact-us". */
-export function handleFromTitle(title: string, fallback: string): string {
+/**
+ * A handle generated from a title: "Contact us!" -> "contact-us", or "contact_us" with separator "_".
+ */
+export function handleFromTitle(title: string, fallback: string, separator: "-" | "_" = "-"): string {
   const slug = title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
+    .replace(/[^a-z0-9]+/g, separator)
+    .replace(/^[-_]+|[-_]+$/g, "")
     .slice(0, HANDLE_MAX)
-    .replace(/-+$/, "");
+    .replace(/[-_]+$/, "");
   return slug || fallback;
+}
+
+// The tool interface requires snake_case handles (content-api.md: "REST accepts hyphenated handles. The
+// separate tool interface requires snake_case."). Only handles a request creates or renames are held to
+// it, so records made through REST stay readable, updatable and deletable there. Template handles may
+// hold folders (`pages/about_us`): each folder name is snake_case.
+const snakeCasePattern = /^[a-z0-9_]+(?:\/[a-z0-9_]+)*$/;
+
+/** Refuses a handle this request creates or renames when the caller's handle style does not allow it. */
+export function requireHandleStyle(ctx: Pick<Context, "handleStyle">, path: string, handle: string): void {
+  if (ctx.handleStyle === "snake_case" && !snakeCasePattern.test(handle)) {
+    throw ApiError.invalid(
+      path,
+      "must be snake_case (lowercase letters, digits and '_'; no '-') in the tool interface",
+    );
+  }
+}
+
+/** The handle generated from a title when none is sent, spelled in the caller's handle style. */
+export function generatedHandle(ctx: Pick<Context, "handleStyle">, title: string, fallback: string): string {
+  return handleFromTitle(title, fallback, ctx.handleStyle === "snake_case" ? "_" : "-");
 }

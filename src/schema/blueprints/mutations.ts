@@ -5,7 +5,7 @@ import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { compareAndSet } from "../compare-and-set.ts";
 import { ApiError } from "../errors.ts";
-import { handleFromTitle } from "../handles.ts";
+import { generatedHandle, requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { toJson } from "../json.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../prisma-errors.ts";
@@ -22,7 +22,9 @@ builder.mutationField("blueprintCreate", (t) =>
     args: { account_id: accountArg(t.arg), input: t.arg({ type: BlueprintCreateInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
-      const { title, handle, fields } = args.input;
+      const { title, fields } = args.input;
+      const handle = args.input.handle ?? generatedHandle(ctx, title, "blueprint");
+      requireHandleStyle(ctx, "handle", handle);
       try {
         return await ctx.db.blueprint.create({
           ...query,
@@ -30,7 +32,7 @@ builder.mutationField("blueprintCreate", (t) =>
             ...scope,
             id: newId(prefixes.blueprint),
             title,
-            handle: handle ?? handleFromTitle(title, "blueprint"),
+            handle,
             fields: toJson(defineFields((fields ?? []) as FieldInput[])),
           },
         });
@@ -65,6 +67,7 @@ builder.mutationField("blueprintUpdate", (t) =>
             { path: "id", message: `change it through /globals/${owner.handle}` },
           ]);
         }
+        if (handle != null && handle !== stored.handle) requireHandleStyle(ctx, "handle", handle);
         let count: number;
         try {
           ({ count } = await ctx.db.blueprint.updateMany({

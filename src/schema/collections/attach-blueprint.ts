@@ -6,7 +6,7 @@ import type { AccountScope } from "../access.ts";
 import { defineFields, type FieldInput } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import type { Problems } from "../errors.ts";
-import { idOrHandle } from "../handles.ts";
+import { idOrHandle, requireHandleStyle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
 import { toJson } from "../json.ts";
 import type { CollectionCreate } from "./inputs.ts";
@@ -48,6 +48,7 @@ export async function planBlueprint(
   }
   if (!input.blueprint) return undefined;
   const handle = input.blueprint.handle ?? input.handle;
+  requireHandleStyle(ctx, "blueprint.handle", handle);
   const taken = await ctx.db.blueprint.findFirst({
     where: { ...scope, handle },
     select: ownerSelect,

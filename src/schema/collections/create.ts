@@ -7,6 +7,7 @@ import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
 import { ApiError, Problems } from "../errors.ts";
+import { requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { planBlueprint, unowned } from "./attach-blueprint.ts";
@@ -16,6 +17,7 @@ import { checkCollection, collectionColumns } from "./rules.ts";
 import { applyCollectionUpdate } from "./update.ts";
 
 async function insertCollection(ctx: Context, scope: AccountScope, input: CollectionCreate): Promise<string> {
+  requireHandleStyle(ctx, "handle", input.handle);
   const problems = new Problems();
   const settled = { routing: input.routing, rootRouting: input.root_routing ?? false };
   await checkCollection(ctx, scope, settled, input, problems);

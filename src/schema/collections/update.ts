@@ -7,6 +7,7 @@ import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
 import { refreshPaths } from "../entries/paths.ts";
 import { ApiError, Problems } from "../errors.ts";
+import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { findCollection } from "./find.ts";
 import { type CollectionUpdate, CollectionUpdateInput } from "./inputs.ts";
@@ -21,6 +22,7 @@ export async function applyCollectionUpdate(
 ): Promise<void> {
   const routing = input.routing ?? stored.routing;
   const rootRouting = input.root_routing ?? stored.rootRouting;
+  if (input.handle != null && input.handle !== stored.handle) requireHandleStyle(ctx, "handle", input.handle);
   const problems = new Problems();
   await checkCollection(ctx, scope, { id: stored.id, routing, rootRouting }, input, problems);
   problems.throwIfAny();

@@ -8,6 +8,7 @@ import { builder } from "../builder.ts";
 import { findCollection } from "../collections/find.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { EntryCreateInput } from "./inputs.ts";
 import { EntryCreatePayload } from "./payload.ts";
@@ -59,6 +60,8 @@ builder.mutationField("entryCreate", (t) =>
       // Most creates are new handles: whether the handle is taken is asked only when the create cannot
       // go on (an entry that exists is updated by other rules) or the insert hits the unique key.
       try {
+        // Refused only when it would be created: an entry stored under the handle is updated below.
+        requireHandleStyle(ctx, "handle", input.handle);
         const blueprint = chooseBlueprint(collection, blueprints, blueprintHandle);
         const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
         const held = { collection, blueprint: blueprint.row };

@@ -8,7 +8,7 @@ import { type CollectionRow, findCollection } from "../collections/find.ts";
 import { compareAndSet } from "../compare-and-set.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { idOrHandle } from "../handles.ts";
+import { idOrHandle, requireHandleStyle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { type EntryUpdate, EntryUpdateInput } from "./inputs.ts";
@@ -30,6 +30,8 @@ export async function applyEntryUpdate(
       select: storedEntrySelect,
     });
     if (!stored) throw ApiError.notFound("Entry");
+    if (input.handle != null && input.handle !== stored.handle)
+      requireHandleStyle(ctx, "handle", input.handle);
     const blueprint = { id: stored.blueprintId, fields: readFields(stored.blueprint.fields) };
     const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
     try {

@@ -4,7 +4,7 @@ import { accountScope } from "../access.ts";
 import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { ApiError, Problems } from "../errors.ts";
-import { handleFromTitle } from "../handles.ts";
+import { generatedHandle, requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { FormCreateInput } from "./inputs.ts";
@@ -20,7 +20,8 @@ builder.mutationField("formCreate", (t) =>
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const { input } = args;
-      const handle = input.handle ?? handleFromTitle(input.title, "form");
+      const handle = input.handle ?? generatedHandle(ctx, input.title, "form");
+      requireHandleStyle(ctx, "handle", handle);
       const problems = new Problems();
       await checkHandle(ctx, scope, handle, undefined, problems);
       const target = await resolveTarget(ctx, scope, input, undefined, problems);

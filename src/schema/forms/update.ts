@@ -4,6 +4,7 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { Problems } from "../errors.ts";
+import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { formHandleTaken } from "./create.ts";
 import { findForm } from "./find.ts";
@@ -24,8 +25,10 @@ builder.mutationField("formUpdate", (t) =>
       const stored = await findForm(ctx, scope, args.id);
       const { input } = args;
       const problems = new Problems();
-      if (input.handle != null && input.handle !== stored.handle)
+      if (input.handle != null && input.handle !== stored.handle) {
+        requireHandleStyle(ctx, "handle", input.handle);
         await checkHandle(ctx, scope, input.handle, stored.id, problems);
+      }
       const retarget = input.collection_handle != null || input.blueprint_handle != null;
       const target = retarget ? await resolveTarget(ctx, scope, input, stored, problems) : undefined;
       problems.throwIfAny();

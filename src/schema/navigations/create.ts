@@ -5,6 +5,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { accountScope } from "../access.ts";
 import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";
+import { requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { NavigationCreateInput } from "./inputs.ts";
@@ -20,6 +21,8 @@ builder.mutationField("navigationCreate", (t) =>
       const byHandle = { accountId_handle: { ...scope, handle } };
       const query = queryFromInfo({ context: ctx, info, path: ["navigation"] });
       if (!(await ctx.db.navigation.findUnique({ where: byHandle, select: { id: true } }))) {
+        // Only a handle this request creates is held to the caller's style; a stored one is updated.
+        requireHandleStyle(ctx, "handle", handle);
         try {
           const navigation = await ctx.db.navigation.create({
             ...query,

@@ -3,6 +3,7 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { ApiError } from "../errors.ts";
+import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { findNavigation } from "./find.ts";
 import { NavigationUpdateInput } from "./inputs.ts";
@@ -20,6 +21,7 @@ builder.mutationField("navigationUpdate", (t) =>
       const scope = await accountScope(ctx, args.account_id, "write");
       const stored = await findNavigation(ctx, scope, args.id);
       const { title, handle } = args.input;
+      if (handle != null && handle !== stored.handle) requireHandleStyle(ctx, "handle", handle);
       try {
         return await ctx.db.navigation.update({
           ...query,

@@ -4,7 +4,7 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { ApiError } from "../errors.ts";
-import { handleFromTitle } from "../handles.ts";
+import { generatedHandle, requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { findTemplate } from "./find.ts";
@@ -22,7 +22,8 @@ builder.mutationField("templateCreate", (t) =>
       const scope = await accountScope(ctx, args.account_id, "write");
       const { title, handle, kind, html } = args.input;
       if (!title && !handle) throw ApiError.invalid("handle", "is required when no title is given");
-      const finalHandle = handle ?? handleFromTitle(title ?? "", "template");
+      const finalHandle = handle ?? generatedHandle(ctx, title ?? "", "template");
+      requireHandleStyle(ctx, "handle", finalHandle);
       try {
         return await ctx.db.template.create({
           ...query,
@@ -54,6 +55,7 @@ builder.mutationField("templateUpdate", (t) =>
       const scope = await accountScope(ctx, args.account_id, "write");
       const stored = await findTemplate(ctx, scope, args.id);
       const { title, handle, kind, html } = args.input;
+      if (handle != null && handle !== stored.handle) requireHandleStyle(ctx, "handle", handle);
       try {
         await ctx.db.$transaction(async (tx) => {
           await tx.template.update({
