@@ -622,6 +622,9 @@ const namesARecord = (call: GraphQLCall) =>
       dataA.markers.includes(value),
   );
 
+/** Query fields that answer from their arguments alone: the account check is all they have to show. */
+const readsNoRecords = new Set(["templateValidate"]);
+
 describe("GraphQL", () => {
   beforeAll(async () => {
     const response = await graphql(accountB.token, getIntrospectionQuery(), {});
@@ -631,7 +634,9 @@ describe("GraphQL", () => {
 
   it("reads A's data with A's token through every query field (the probes are not vacuous)", async () => {
     const seen = new Map<string, boolean>();
-    const calls = graphqlCalls(accountA.account_id).filter((call) => call.kind === "query");
+    const calls = graphqlCalls(accountA.account_id).filter(
+      (call) => call.kind === "query" && !readsNoRecords.has(call.field.name),
+    );
     await inBatches(calls, 8, async (call) => {
       const response = await graphql(accountA.token, operationFor(call.kind, call.field), call.variables);
       const found = leaked(response.text, JSON.stringify(call.variables)).length > 0;

@@ -16,6 +16,7 @@ import "./entries/delete.ts";
 import "./entries/routing-override.ts";
 import "./templates/queries.ts";
 import "./templates/mutations.ts";
+import "./templates/validate.ts";
 import "./navigations/index.ts";
 import "./navigation-items/index.ts";
 import "./forms/index.ts";

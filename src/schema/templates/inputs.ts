@@ -20,13 +20,15 @@ const handle = z
 
 const title = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
-const html = z
+/** A Liquid source no larger than a template may be. */
+export const templateSource = z
   .string()
-  .refine((source) => Buffer.byteLength(source) <= TEMPLATE_MAX_BYTES, "must be at most 1 MB")
-  .superRefine((source, ctx) => {
-    const error = liquidSyntaxError(source);
-    if (error) ctx.addIssue({ code: "custom", message: `invalid Liquid: ${error}` });
-  });
+  .refine((source) => Buffer.byteLength(source) <= TEMPLATE_MAX_BYTES, "must be at most 1 MB");
+
+const html = templateSource.superRefine((source, ctx) => {
+  const error = liquidSyntaxError(source);
+  if (error) ctx.addIssue({ code: "custom", message: `invalid Liquid: ${error}` });
+});
 
 export const TemplateCreateInput = builder.inputType("TemplateCreateInput", {
   fields: (t) => ({

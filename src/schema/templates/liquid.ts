@@ -62,12 +62,17 @@ const checker = new Liquid();
 for (const name of cmsBlockTags) checker.registerTag(name, blockTag(name));
 for (const name of cmsInlineTags) checker.registerTag(name, InlineTag);
 
-/** The parser's message (with line and column) for invalid Liquid, or undefined when it parses. */
-export function liquidSyntaxError(html: string): string | undefined {
+/** The parser's error for invalid Liquid (a LiquidError, which knows its token), or undefined. */
+export function liquidParseFailure(html: string): Error | undefined {
   try {
     checker.parse(html);
     return undefined;
   } catch (error) {
-    return (error as Error).message;
+    return error as Error;
   }
+}
+
+/** The parser's message (with line and column) for invalid Liquid, or undefined when it parses. */
+export function liquidSyntaxError(html: string): string | undefined {
+  return liquidParseFailure(html)?.message;
 }
