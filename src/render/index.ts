@@ -2,18 +2,16 @@
 // rendered from the account's Liquid templates with data from the schema. Pages carry an ETag and answer
 // If-None-Match with 304; a template that fails or runs away answers 500 with a short message.
 import { createHash } from "node:crypto";
-import { GRAPHQL_MAX_INT, type GraphQLSchema } from "graphql";
+import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import type { Context } from "../schema/index.ts";
 import { isServiceLandingPath } from "../schema/site/host.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
 import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
-import { engine } from "./engine.ts";
 import { matchesIfNoneMatch } from "./http-cache.ts";
 import { landingPage } from "./landing.ts";
-import { renderNotFound, renderPage } from "./page.ts";
-import { type RenderScope, withRenderScope } from "./render-scope.ts";
-import { type EntryList, loadEntryList, loadSite } from "./site-data.ts";
+import { loadEntryList, loadSite } from "./site-data.ts";
+import { pageNumber, pagePath, type RenderedSitePage, renderSitePage } from "./site-page.ts";
 import { handleSubmit, SUBMIT_PATH } from "./submit.ts";
 
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
@@ -31,9 +29,7 @@ export function createSiteHandler(schema: GraphQLSchema) {
     const own = cmsStatic(url.pathname);
     if (own) return own;
 
-    const requested = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
-    // The `page` argument is a GraphQL Int: a larger number asks for a page past any end all the same.
-    const page = Number.isFinite(requested) && requested > 0 ? Math.min(requested, GRAPHQL_MAX_INT) : 1;
+    const page = pageNumber(url);
     // All a page depends on besides the data; the Host as sent (the account is found by it), not as the
     // URL parser rewrote it. Other query parameters change nothing, so they do not make new keys.
     const key = ["page", url.protocol, request.headers.get("host"), url.pathname, page].join("\u0000");
@@ -56,11 +52,8 @@ export function createSiteHandler(schema: GraphQLSchema) {
  * A rendered page (or the site's 404 page); pages are kept in the read cache until the data changes,
  * unless their output varies from one render to the next (the current time, a random sample).
  */
-interface RenderedPage {
-  status: 200 | 404;
-  body: string;
+interface RenderedPage extends RenderedSitePage {
   etag: string;
-  varies: boolean;
 }
 
 function respond(page: RenderedPage, request: Request): Response {
@@ -78,35 +71,15 @@ async function renderRequest(
   url: URL,
   page: number,
 ): Promise<RenderedPage | Response> {
-  const site = await loadSite(schema, ctx, decodePath(url.pathname), page);
+  const site = await loadSite(schema, ctx, pagePath(url), page);
   if (!site) return isServiceLandingPath(url.pathname) ? landingPage() : html("Not found\n", 404);
   if (url.pathname === "/robots.txt") return robots(url.origin);
   if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
   if (site.feed) return rss(url.origin, site.feed);
-  const lists = new Map<string, Promise<EntryList | null>>();
-  const scope: RenderScope = {
-    accountId: site.id,
-    templates: new Map(site.templates.map((template) => [template.handle, template.html])),
-    forms: site.forms,
-    page,
-    path: url.pathname,
-    // The same list asked for twice (a query in a loop, say) is read once per request.
-    entries: (args) => {
-      const key = JSON.stringify(args);
-      const list = lists.get(key) ?? loadEntryList(schema, ctx, args);
-      lists.set(key, list);
-      return list;
-    },
-    hashes: new Map(),
-  };
-  const has = (handle: string) => scope.templates.has(handle);
   try {
-    const shown = site.page;
-    const body = await withRenderScope(scope, () =>
-      shown ? renderPage(engine, site, shown, url, has) : renderNotFound(engine, site, url, has),
-    );
-    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
-    return { status: shown ? 200 : 404, body, etag, varies: scope.varies === true };
+    const rendered = await renderSitePage(site, url, page, (args) => loadEntryList(schema, ctx, args));
+    const etag = `"${createHash("sha1").update(rendered.body).digest("base64url")}"`;
+    return { ...rendered, etag };
   } catch (error) {
     console.error(
       JSON.stringify({
@@ -118,17 +91,5 @@ async function renderRequest(
       }),
     );
     return html("This page could not be rendered.\n", 500);
-  }
-}
-
-function decodePath(pathname: string): string {
-  try {
-    const decoded = decodeURIComponent(pathname);
-    // No page path holds a control character (NUL is not even storable text): such a request looks up
-    // the raw path instead, which names no page (404, not a database error).
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
-    return /[\u0000-\u001f\u007f]/.test(decoded) ? pathname : decoded;
-  } catch {
-    return pathname;
   }
 }

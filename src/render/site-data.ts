@@ -1,4 +1,6 @@
-// The renderer's data comes from the schema: one in-process GraphQL execution of `site` per page.
+// The renderer's data comes from the schema: one in-process GraphQL execution per page, of `site` (the
+// public site, named by the Host) here, or of `sitePreview` (preview-data.ts). Both read the same fields
+// of `Site`, written once in the fragments below.
 import { type GraphQLSchema, parse } from "graphql";
 import { cachedExecute } from "../schema/cached-execute.ts";
 import type { Context } from "../schema/index.ts";
@@ -6,21 +8,47 @@ import type { EntryList, EntryListArgs } from "../schema/site/entry-list.ts";
 
 export type { EntryList, EntryListArgs };
 
+/** What a page render reads of its site besides the page itself. */
+export const siteFields = /* GraphQL */ `
+  fragment SiteFields on Site {
+    id
+    domain
+    name
+    globals
+    navigations
+    templates
+    forms
+  }
+`;
+
+/** The `query` and `paginate` tags' list, with the variables of an entries operation. */
+export const siteEntries = /* GraphQL */ `
+  fragment SiteEntries on Site {
+    entries(
+      collection: $collection
+      order_by: $order_by
+      order_dir: $order_dir
+      per_page: $per_page
+      page: $page
+      path: $path
+    )
+  }
+`;
+
+/** The variable definitions `SiteEntries` uses. */
+export const siteEntriesVariables =
+  "$collection: String!, $order_by: String, $order_dir: String, $per_page: Int, $page: Int, $path: String";
+
 const pageQuery = parse(/* GraphQL */ `
   query SitePage($path: String!, $page: Int, $sitemap: Boolean!) {
     site {
-      id
-      domain
-      name
+      ...SiteFields
       page(path: $path, page: $page)
       feed(path: $path)
       sitemap @include(if: $sitemap)
-      globals
-      navigations
-      templates
-      forms
     }
   }
+  ${siteFields}
 `);
 
 export interface TemplateSource {
@@ -87,25 +115,12 @@ export async function loadSite(
 }
 
 const entriesQuery = parse(/* GraphQL */ `
-  query SiteEntries(
-    $collection: String!
-    $order_by: String
-    $order_dir: String
-    $per_page: Int
-    $page: Int
-    $path: String
-  ) {
+  query SiteEntries(${siteEntriesVariables}) {
     site {
-      entries(
-        collection: $collection
-        order_by: $order_by
-        order_dir: $order_dir
-        per_page: $per_page
-        page: $page
-        path: $path
-      )
+      ...SiteEntries
     }
   }
+  ${siteEntries}
 `);
 
 /** A page of a collection's published entries (the `query` and `paginate` tags); null when unknown. */
