@@ -23,16 +23,18 @@ import "./forms/index.ts";
 import "./globals/index.ts";
 import "./assets/index.ts";
 import "./site/type.ts";
+import "./site/preview.ts";
 import "./content/index.ts";
 
-/** Everything, for in-process use (the site renderer executes `site` against it). */
+/** Everything, for in-process use (the site renderer executes `site` and `sitePreview` against it). */
 export const schema = builder.toSchema({ sortSchema: false });
 
-/** What /graphql serves: everything but the internal site view and form submission. */
+/** What /graphql serves: everything but the internal site views and form submission. */
 export const publicSchema = filterSchema({
   schema,
   rootFieldFilter: (operation, name) =>
-    !(operation === "Query" && name === "site") && !(operation === "Mutation" && name === "siteFormSubmit"),
+    !(operation === "Query" && (name === "site" || name === "sitePreview")) &&
+    !(operation === "Mutation" && name === "siteFormSubmit"),
 });
 export type { Context } from "./context.ts";
 export { createContext } from "./context.ts";

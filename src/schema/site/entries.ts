@@ -71,7 +71,27 @@ export async function entryPageAt(
     orderBy: { createdAt: "asc" },
     select: siteEntrySelect,
   });
-  if (!row) return null;
+  return row && entryPage(ctx, scope, row);
+}
+
+/**
+ * The page the entry `handle` of `collection` has or would have on the site, published or not (a
+ * preview: drafts and future-dated entries included), or null when there is no such entry.
+ */
+export async function entryPageOf(
+  ctx: Context,
+  scope: AccountScope,
+  collection: string,
+  handle: string,
+): Promise<EntryPage | null> {
+  const row = await ctx.db.entry.findFirst({
+    where: { ...scope, handle, collection: { ...scope, handle: collection } },
+    select: siteEntrySelect,
+  });
+  return row && entryPage(ctx, scope, row);
+}
+
+async function entryPage(ctx: Context, scope: AccountScope, row: SiteEntryRow): Promise<EntryPage> {
   const { collection } = row;
   return {
     kind: "entry",

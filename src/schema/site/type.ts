@@ -13,9 +13,11 @@ interface SiteRoot {
   id: string;
   name: string;
   domain: string;
+  /** Set when the site was reached through `sitePreview`, whose caller may see unpublished pages. */
+  preview?: true;
 }
 
-const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
+export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
   fields: (t) => ({
     id: t.exposeString("id"),
     domain: t.exposeString("domain"),
