@@ -19,7 +19,13 @@ import type { Storage } from "./storage/local.ts";
 
 type AppConfig = Pick<
   Config,
-  "jsonBodyLimit" | "uploadLimit" | "requestTimeoutMs" | "trustProxy" | "readCacheBytes" | "outboundAllowPrivate"
+  | "jsonBodyLimit"
+  | "uploadLimit"
+  | "requestTimeoutMs"
+  | "trustProxy"
+  | "readCacheBytes"
+  | "outboundAllowPrivate"
+  | "history"
 >;
 
 export function createApp(
@@ -42,6 +48,7 @@ export function createApp(
     submissions: limiter.submissions,
     reads,
     outboundAllowPrivate: config.outboundAllowPrivate,
+    history: config.history,
   };
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);

@@ -34,7 +34,28 @@ export interface Config {
    * (OUTBOUND_ALLOW_PRIVATE=true); refused by default.
    */
   outboundAllowPrivate: boolean;
+  /** How long history and deleted records are kept: see HistorySettings. */
+  history: HistorySettings;
 }
+
+/** Retention of revisions and the trash, and the life of preview links. */
+export interface HistorySettings {
+  /** Revisions kept per record, newest first (REVISIONS_KEEP, 100); with revisionsKeepDays 0 too, none are recorded. */
+  revisionsKeep: number;
+  /** Every revision younger than this is kept besides (REVISIONS_KEEP_DAYS, 30). */
+  revisionsKeepDays: number;
+  /** Deleted records stay in the trash this long (TRASH_KEEP_DAYS, 30). */
+  trashKeepDays: number;
+  /** A preview link works this long (PREVIEW_LINK_TTL_SECONDS, 3600). */
+  previewLinkTtlSeconds: number;
+}
+
+export const DEFAULT_HISTORY: HistorySettings = {
+  revisionsKeep: 100,
+  revisionsKeepDays: 30,
+  trashKeepDays: 30,
+  previewLinkTtlSeconds: 3600,
+};
 
 export const DEFAULT_UPLOAD_LIMIT = 25 * 1024 * 1024;
 /** A token is the owner's own: not limited unless they ask (a bulk import runs at full speed). */
@@ -69,6 +90,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     readCacheBytes: whole(env.READ_CACHE_MB, "READ_CACHE_MB", 32, 0) * 1024 * 1024,
     outboundAllowPrivate: flag(env.OUTBOUND_ALLOW_PRIVATE, "OUTBOUND_ALLOW_PRIVATE"),
+    history: {
+      revisionsKeep: whole(env.REVISIONS_KEEP, "REVISIONS_KEEP", 100, 0),
+      revisionsKeepDays: whole(env.REVISIONS_KEEP_DAYS, "REVISIONS_KEEP_DAYS", 30, 0),
+      trashKeepDays: whole(env.TRASH_KEEP_DAYS, "TRASH_KEEP_DAYS", 30, 0),
+      previewLinkTtlSeconds: whole(env.PREVIEW_LINK_TTL_SECONDS, "PREVIEW_LINK_TTL_SECONDS", 3600, 1),
+    },
   };
 }
 

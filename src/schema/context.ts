@@ -1,6 +1,7 @@
 // The per-request context shared by every transport: the database, the file storage of uploads, who is
 // calling (resolved lazily from the bearer token, once per request), and per-request loaders that batch
 // nested reads. With a read cache, the token's and the Host's lookups are kept like query results.
+import { DEFAULT_HISTORY, type HistorySettings } from "../config.ts";
 import type { Db, DbProvider } from "../db/client.ts";
 import type { Prisma } from "../generated/sqlite/client.ts";
 import { noOutbox, type Outbox } from "../mail/outbox.ts";
@@ -38,6 +39,8 @@ export interface Context {
   handleStyle: HandleStyle;
   /** Whether server-side fetches (assets from a URL) may reach private and loopback addresses. */
   outboundAllowPrivate: boolean;
+  /** Retention of revisions and the trash, the life of preview links. */
+  history: HistorySettings;
   /** Everything besides the data a query's answer depends on: the bearer token and the Host. */
   caller: string;
   /** The data generation, read once per request and afresh after a write (dataChanged). */
@@ -66,6 +69,8 @@ export interface ContextDeps {
   reads?: ReadCache;
   /** OUTBOUND_ALLOW_PRIVATE; false without it. */
   outboundAllowPrivate?: boolean;
+  /** The defaults without it (the CLI). */
+  history?: HistorySettings;
 }
 
 export type HandleStyle = "any" | "snake_case";
@@ -111,6 +116,7 @@ export function createContext(
     reads,
     handleStyle,
     outboundAllowPrivate: deps.outboundAllowPrivate ?? false,
+    history: deps.history ?? DEFAULT_HISTORY,
     caller: `${token ?? ""}\u0000${host}`,
     generation: () => {
       generation ??= reads ? reads.generation() : Promise.resolve("");
