@@ -889,19 +889,35 @@ describe("rate budget", () => {
   afterAll(async () => limited?.stop());
 
   it("counts every MCP request of a token; past the budget a tool call is answered 429", async () => {
-    const account = await createAccount(limited, "Limited");
-    // initialize, notifications/initialized, tools/list: three requests.
-    const client = await mcpClient(limited, account.token);
-    const { tools } = await client.client.listTools();
-    expect(tools.length).toBe(ALL_TOOLS.length);
-    // The fourth request, a tool call, never reaches the tool: the client sees the HTTP 429.
-    await expect(client.client.callTool({ name: "collections_list", arguments: {} })).rejects.toThrow(/429/);
-    await client.close().catch(() => {});
-    const raw = await postRpc(limited, account.token, toolCallMessage("collections_list"));
-    expect(raw.status, raw.text).toBe(429);
-    expect(Number(raw.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(raw.body).toMatchObject({ error: expect.stringMatching(/too many requests/i) });
-    expect(toolCallLogs(limited)).toEqual([]);
+    const [account, other] = await Promise.all([
+      createAccount(limited, "Limited"),
+      createAccount(limited, "Other"),
+    ]);
+    // Raw posts, so that the count is exact (the SDK client also sends a notification and a GET).
+    const initialize = await postRpc(limited, account.token, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    expect(initialize.status, initialize.text).toBe(200);
+    expect(initialize.body.result.serverInfo).toMatchObject({ name: expect.any(String) });
+    const list = await postRpc(limited, account.token, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.result.tools).toHaveLength(ALL_TOOLS.length);
+    const third = await postRpc(limited, account.token, toolCallMessage("collections_list"));
+    expect(third.status, third.text).toBe(200);
+    expect(third.body.result.structuredContent).toMatchObject({ data: [] });
+    // The fourth request, a tool call, never reaches the tool: HTTP 429 with REST's body and Retry-After.
+    const fourth = await postRpc(limited, account.token, toolCallMessage("collections_list"));
+    expect(fourth.status, fourth.text).toBe(429);
+    expect(Number(fourth.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(fourth.body).toMatchObject({ error: expect.stringMatching(/too many requests/i) });
+    expect(toolCallLogs(limited).filter((line) => line.tool === "collections_list")).toHaveLength(1);
+    // The SDK's client with that token cannot even connect; another token has its own budget.
+    await expect(mcpClient(limited, account.token)).rejects.toThrow(/429|too many/i);
+    const fresh = await postRpc(limited, other.token, toolCallMessage("collections_list"));
+    expect(fresh.status, fresh.text).toBe(200);
   });
 });
 
