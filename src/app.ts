@@ -7,11 +7,14 @@ import { type Database, ping } from "./db/client.ts";
 import { queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
+import { createMcpHandler, MCP_PATH } from "./mcp/index.ts";
 import { type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
 import { clientIp, rateLimitSubject } from "./rate-limit/request.ts";
 import { createSiteHandler } from "./render/index.ts";
+import { log } from "./request-log.ts";
 import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
+import { ENVELOPE } from "./rest/upload.ts";
 import type { ContextDeps } from "./schema/context.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
 import { ReadCache } from "./schema/read-cache.ts";
@@ -53,6 +56,9 @@ export function createApp(
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);
   const site = createSiteHandler(schema);
+  // assets_upload sends a file as base64 in the message: as large as a JSON upload to REST may be.
+  const mcpBodyLimit = Math.max(config.jsonBodyLimit, config.uploadLimit + ENVELOPE);
+  const mcp = createMcpHandler({ schema, bodyLimit: mcpBodyLimit, log });
 
   async function dispatch(request: Request, pathname: string, ip: string): Promise<Response> {
     const context = createContext(deps, request, ip);
@@ -64,7 +70,10 @@ export function createApp(
       ? await limiter.check(isApi ? await rateLimitSubject(context, ip) : { kind: "ip", address: ip })
       : undefined;
     if (decision && !decision.allowed) return tooManyRequests(decision, isGraphQL);
-    const response = await (isGraphQL ? graphql : isApi ? rest : site)(request, context);
+    const response =
+      pathname === MCP_PATH
+        ? await mcp(request, () => createContext(deps, request, ip, "snake_case"))
+        : await (isGraphQL ? graphql : isApi ? rest : site)(request, context);
     return decision ? withBudget(response, decision) : response;
   }
 

@@ -7,12 +7,13 @@ import { migrate } from "../db/migrate.ts";
 import { ApiError } from "../schema/errors.ts";
 import { oneLine, readSettings, SetupError } from "../setup-errors.ts";
 import { parseCommandLine, UsageError } from "./args.ts";
-import { commands, usage } from "./commands.ts";
+import { commands, mcpOptions, usage } from "./commands.ts";
 import { databaseName } from "./database-name.ts";
 
 async function run(): Promise<void> {
   const options = Object.fromEntries(Object.entries(commands).map(([name, { options }]) => [name, options]));
-  const { command, values } = parseCommandLine(process.argv.slice(2), options);
+  const { command, values } = parseCommandLine(process.argv.slice(2), { ...options, mcp: mcpOptions });
+  if (command === "mcp") return serveMcp(values);
   const chosen = commands[command];
   if (!chosen) {
     console.log(usage);
@@ -33,6 +34,24 @@ async function run(): Promise<void> {
     });
     console.log(values.json ? JSON.stringify(outcome.json) : outcome.text);
     console.error(`cms: ${outcome.wrote ? "wrote to" : "read from"} ${databaseName(config)}`);
+  } finally {
+    await database.db.$disconnect();
+  }
+}
+
+/** Until stdin closes; stdout carries the protocol only. */
+async function serveMcp(values: Record<string, unknown>): Promise<void> {
+  const { token, account } = values as { token?: string; account?: string };
+  if ((token === undefined) === (account === undefined))
+    throw new UsageError("give one of --token or --account to 'mcp'");
+  const config = readSettings(() => loadConfig());
+  const database = await openDatabase(config);
+  try {
+    await migrate(database);
+    // Loaded here only: the tool interface brings in the whole GraphQL schema.
+    const { serveStdio } = await import("../mcp/stdio.ts");
+    console.error(`cms: serving MCP on stdin/stdout, using ${databaseName(config)}`);
+    await serveStdio(database, config, token ? { token } : { account: account ?? "" });
   } finally {
     await database.db.$disconnect();
   }

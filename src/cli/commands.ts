@@ -81,6 +81,9 @@ export const commands: Record<string, Command> = {
   },
 };
 
+/** `cms mcp`: served by cms.ts itself, since it holds stdout for the protocol until stdin closes. */
+export const mcpOptions: Record<string, OptionSpec> = { token: optional, account: optional };
+
 export const usage = `usage:
   cms account create --name NAME --domain HOST [--json]
   cms account list [--json]
@@ -88,4 +91,5 @@ export const usage = `usage:
   cms token list --account ACCOUNT_ID [--json]
   cms token revoke (--token TOKEN | --id TOKEN_ID)
   cms theme install --account ACCOUNT_ID [--name starter] [--json]
+  cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
 They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;

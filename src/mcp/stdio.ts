@@ -1,0 +1,71 @@
+// `cms mcp`: the tool interface over stdin/stdout for desktop assistants, against the database the
+// server's settings name. The caller is a token (as over HTTP, with its scope and rate budget) or, with
+// --account, the operator acting for an account as its write token would. stdout carries only the
+// protocol: logs go to stderr.
+import { join } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { createRateLimiter } from "../rate-limit/index.ts";
+import type { Log } from "../request-log.ts";
+import { operatorViewer } from "../schema/accounts/operator-viewer.ts";
+import { findViewer, type Viewer } from "../schema/accounts/tokens.ts";
+import { ApiError } from "../schema/errors.ts";
+import { createContext, schema } from "../schema/index.ts";
+import { createLocalStorage } from "../storage/local.ts";
+import { createOperations } from "./operation.ts";
+import { createMcpServer } from "./server.ts";
+import { buildTools } from "./tools.ts";
+
+export type StdioCaller = { token: string } | { account: string };
+
+const logToStderr: Log = (fields) =>
+  console.error(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+
+/** Serves until stdin closes. */
+export async function serveStdio(database: Database, config: Config, caller: StdioCaller): Promise<void> {
+  const viewer = await callerViewer(database, caller);
+  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const limiter = createRateLimiter(
+    {
+      perMinute: config.rateLimitPerMinute,
+      anonymousPerMinute: 0,
+      redisUrl: config.redisUrl,
+      redisPrefix: config.redisPrefix,
+    },
+    logToStderr,
+  );
+  const deps = {
+    ...database,
+    storage,
+    uploadLimit: config.uploadLimit,
+    outboundAllowPrivate: config.outboundAllowPrivate,
+  };
+  const context = () => {
+    const ctx = createContext(deps, { headers: new Headers() }, null, "snake_case");
+    ctx.viewer = async () => viewer;
+    return ctx;
+  };
+  const server = createMcpServer(buildTools(schema), {
+    context,
+    run: createOperations(schema),
+    log: logToStderr,
+    // Over HTTP each call is a request, counted as one; here nothing else counts it.
+    charge: () => limiter.check({ kind: "token", tokenId: viewer.tokenId }),
+  });
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  await server.connect(new StdioServerTransport());
+  await closed;
+  await limiter.close();
+}
+
+async function callerViewer(database: Database, caller: StdioCaller): Promise<Viewer> {
+  if ("token" in caller) {
+    const viewer = await findViewer(database.db, caller.token);
+    if (!viewer) throw new ApiError(401, "--token is not a live API token of this database");
+    return viewer;
+  }
+  return operatorViewer(database.db, caller.account);
+}

@@ -1,0 +1,257 @@
+// The tool interface's tools, named as the hosted service names them (content-api.md: "a separate tool
+// interface"). Each is a schema operation (or, for `*_save`, a lookup and then an update or a create),
+// described in one line that tells an assistant when to use it.
+import type { GraphQLSchema } from "graphql";
+import { fieldTool } from "./field-tool.ts";
+import { navigationSaveTool } from "./navigation-save.ts";
+import { saveTool } from "./save-tool.ts";
+import { sitePreviewTool } from "./site-preview.ts";
+import { creates, deletes, saves, type Tool } from "./tool.ts";
+
+const collection = {
+  name: "collection",
+  arg: "collection_id",
+  description: "The collection's handle (e.g. blog).",
+};
+const byHandle = (noun: string) => ({ handle: `The ${noun}'s handle (or its ID).` });
+
+export function buildTools(schema: GraphQLSchema): Tool[] {
+  const field = (spec: Parameters<typeof fieldTool>[1]) => fieldTool(schema, spec);
+  const save = (spec: Parameters<typeof saveTool>[1]) => saveTool(schema, spec);
+  return [
+    field({
+      name: "entries_list",
+      description: "List a collection's entries (drafts included), newest first, a page at a time.",
+      field: "Query.entries",
+      names: { collection: "collection_id" },
+      shape: "values",
+    }),
+    field({
+      name: "entries_get",
+      description: "Read one entry of a collection by its handle, with its blueprint values.",
+      field: "Query.entry",
+      names: { collection: "collection_id", handle: "id" },
+      described: byHandle("entry"),
+      shape: "values",
+    }),
+    save({
+      name: "entries_save",
+      description:
+        "Create or update an entry by collection and handle: title, published, published_at and blueprint `values`.",
+      get: "Query.entry",
+      update: "Mutation.entryUpdate",
+      create: "Mutation.entryCreate",
+      parent: collection,
+      payload: "entry",
+      noun: "entry",
+      shape: "values",
+    }),
+    field({
+      name: "entries_delete",
+      description: "Delete an entry of a collection by its handle.",
+      field: "Mutation.entryDelete",
+      names: { collection: "collection_id", handle: "id" },
+      described: byHandle("entry"),
+      annotations: deletes,
+      shape: "deleted",
+    }),
+    field({
+      name: "entries_query",
+      description:
+        "Search a collection's published entries with filters on any field, sorting and pages (as the site sees them).",
+      field: "Query.contentEntries",
+    }),
+    field({
+      name: "entries_routing_save",
+      description:
+        "Set (or clear with null) an entry's routing_override, which moves its page to another path.",
+      field: "Mutation.entryRoutingUpdate",
+      names: { collection: "collection_id", handle: "id" },
+      described: byHandle("entry"),
+      annotations: saves,
+      shape: "values",
+    }),
+
+    field({
+      name: "collections_list",
+      description: "List the site's collections.",
+      field: "Query.collections",
+    }),
+    field({
+      name: "collections_get",
+      description: "Read one collection (routing, templates, feed settings) by handle.",
+      field: "Query.collection",
+      names: { handle: "id" },
+      described: byHandle("collection"),
+    }),
+    save({
+      name: "collections_save",
+      description:
+        "Create or update a collection by handle: its name, routing pattern, templates and (on create) blueprint.",
+      get: "Query.collection",
+      update: "Mutation.collectionUpdate",
+      create: "Mutation.collectionCreate",
+      payload: "collection",
+      noun: "collection",
+    }),
+    field({
+      name: "collections_feed_save",
+      description: "Turn a collection's RSS feed on or off and set its path, title, description and size.",
+      field: "Mutation.collectionFeedUpdate",
+      names: { handle: "id" },
+      described: byHandle("collection"),
+      annotations: saves,
+    }),
+
+    field({
+      name: "blueprints_list",
+      description: "List the blueprints (entry field sets).",
+      field: "Query.blueprints",
+    }),
+    field({
+      name: "blueprints_get",
+      description: "Read one blueprint and its fields by handle.",
+      field: "Query.blueprint",
+      names: { handle: "id" },
+      described: byHandle("blueprint"),
+    }),
+    save({
+      name: "blueprints_save",
+      description:
+        "Create or update a blueprint by handle; `fields` given replace the list (matched by field handle).",
+      get: "Query.blueprint",
+      update: "Mutation.blueprintUpdate",
+      create: "Mutation.blueprintCreate",
+      noun: "blueprint",
+    }),
+
+    field({
+      name: "templates_list",
+      description: "List the Liquid layouts, templates and partials, with their source.",
+      field: "Query.templates",
+    }),
+    field({
+      name: "templates_get",
+      description: "Read one Liquid template's source by handle.",
+      field: "Query.template",
+      names: { handle: "id" },
+      described: byHandle("template"),
+    }),
+    save({
+      name: "templates_save",
+      description:
+        "Create or update a Liquid template, layout or partial by handle (checked before it is saved).",
+      get: "Query.template",
+      update: "Mutation.templateUpdate",
+      create: "Mutation.templateCreate",
+      noun: "template",
+    }),
+    field({
+      name: "templates_delete",
+      description: "Delete a template by handle (refused while a collection or entry uses it).",
+      field: "Mutation.templateDelete",
+      names: { handle: "id" },
+      described: byHandle("template"),
+      annotations: deletes,
+      shape: "deleted",
+    }),
+    field({
+      name: "templates_validate",
+      description: "Check Liquid source without saving it: every syntax error with its line.",
+      field: "Query.templateValidate",
+    }),
+
+    field({
+      name: "assets_list",
+      description: "List uploaded files (images, documents), newest first.",
+      field: "Query.assets",
+    }),
+    field({
+      name: "assets_get",
+      description: "Read one uploaded file's details and URL by ID.",
+      field: "Query.asset",
+    }),
+    field({
+      name: "assets_delete",
+      description: "Delete an uploaded file by ID.",
+      field: "Mutation.assetDelete",
+      annotations: deletes,
+      shape: "deleted",
+    }),
+    field({
+      name: "assets_upload",
+      description: "Upload a file from base64 `data` with its filename, into an optional folder `path`.",
+      field: "Mutation.assetCreate",
+      omit: ["upload"],
+      annotations: creates,
+    }),
+    field({
+      name: "assets_upload_from_url",
+      description: "Upload a file the server downloads from a public http(s) URL.",
+      field: "Mutation.assetCreateFromUrl",
+      annotations: { ...creates, openWorldHint: true },
+    }),
+
+    field({
+      name: "globals_list",
+      description: "List the site-wide global sets and their values.",
+      field: "Query.globals",
+      shape: "values",
+    }),
+    field({
+      name: "globals_get",
+      description: "Read one global set (site-wide values such as a phone number) by handle.",
+      field: "Query.global",
+      names: { handle: "id" },
+      described: byHandle("global"),
+      shape: "values",
+    }),
+    save({
+      name: "globals_save",
+      description: "Create or update a global set by handle: its name, fields and `values`.",
+      get: "Query.global",
+      update: "Mutation.globalUpdate",
+      create: "Mutation.globalCreate",
+      noun: "global",
+      shape: "values",
+    }),
+
+    field({ name: "navigations_list", description: "List the site's menus.", field: "Query.navigations" }),
+    field({
+      name: "navigations_get",
+      description: "Read one menu with its item tree by handle.",
+      field: "Query.navigation",
+      names: { handle: "id" },
+      described: byHandle("navigation"),
+    }),
+    navigationSaveTool(schema),
+
+    field({ name: "forms_list", description: "List the site's forms.", field: "Query.forms" }),
+    field({
+      name: "forms_get",
+      description: "Read one form (fields, messages, notification settings) by handle.",
+      field: "Query.form",
+      names: { handle: "id" },
+      described: byHandle("form"),
+    }),
+    save({
+      name: "forms_save",
+      description:
+        "Create or update a form by handle: the collection its submissions go to and its blueprint.",
+      get: "Query.form",
+      update: "Mutation.formUpdate",
+      create: "Mutation.formCreate",
+      noun: "form",
+    }),
+    field({
+      name: "forms_notifications_save",
+      description: "Turn a form's email notifications on or off and set who receives them.",
+      field: "Mutation.formNotificationsUpdate",
+      names: { handle: "id" },
+      described: byHandle("form"),
+      annotations: saves,
+    }),
+
+    sitePreviewTool(schema),
+  ];
+}
