@@ -562,6 +562,19 @@ describe("tool errors carry REST's error body and status", () => {
       422,
     );
     expect(blueprint.details.map((detail) => detail.path).join(" ")).toMatch(/fields/);
+    // A rename of a record that does not exist, and bytes that are not what the filename says.
+    await mcpA.fails(
+      "entries_save",
+      { collection: "blog", handle: "never_made", new_handle: "still_never", title: "x" },
+      422,
+      "new_handle",
+    );
+    const notPng = await mcpA.fails(
+      "assets_upload",
+      { data: Buffer.from("plain text, not an image").toString("base64"), filename: "fake.png" },
+      422,
+    );
+    expect(notPng.details.length).toBeGreaterThan(0);
     // A field only a create takes, on an existing entry.
     await mcpA.fails(
       "entries_save",
