@@ -118,8 +118,7 @@ describe("cms mcp --token", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     const lines = result.stderr.trim().split("\n");
-    // BUG (src/cli/cms.ts serveMcp): "cms: serving MCP on stdin/stdout, using …" is printed before
-    // serveStdio checks the token, so stderr has two lines instead of one.
+    // The "serving MCP" line comes only once the caller is known good.
     expect(lines, result.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/^cms: .*--token/);
   });
@@ -157,7 +156,6 @@ describe("cms mcp --account", () => {
   it("exits 1 with one line on stderr for an unknown account", async () => {
     const result = await cms(server, ["mcp", "--account", "acct_00000000000000000000000000"]);
     expect(result.code).toBe(1);
-    // BUG (src/cli/cms.ts serveMcp), as for a bad --token: the "serving MCP" line comes first.
     expect(result.stderr.trim().split("\n"), result.stderr).toHaveLength(1);
     expect(result.stderr).toMatch(/^cms: account acct_0+ not found/);
   });

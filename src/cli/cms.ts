@@ -50,8 +50,9 @@ async function serveMcp(values: Record<string, unknown>): Promise<void> {
     await migrate(database);
     // Loaded here only: the tool interface brings in the whole GraphQL schema.
     const { serveStdio } = await import("../mcp/stdio.ts");
-    console.error(`cms: serving MCP on stdin/stdout, using ${databaseName(config)}`);
-    await serveStdio(database, config, token ? { token } : { account: account ?? "" });
+    await serveStdio(database, config, token ? { token } : { account: account ?? "" }, () =>
+      console.error(`cms: serving MCP on stdin/stdout, using ${databaseName(config)}`),
+    );
   } finally {
     await database.db.$disconnect();
   }

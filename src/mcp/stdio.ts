@@ -22,9 +22,15 @@ export type StdioCaller = { token: string } | { account: string };
 const logToStderr: Log = (fields) =>
   console.error(JSON.stringify({ time: new Date().toISOString(), ...fields }));
 
-/** Serves until stdin closes. */
-export async function serveStdio(database: Database, config: Config, caller: StdioCaller): Promise<void> {
+/** Serves until stdin closes; `ready` once the caller is known good (a bad one is the only line said). */
+export async function serveStdio(
+  database: Database,
+  config: Config,
+  caller: StdioCaller,
+  ready: () => void,
+): Promise<void> {
   const viewer = await callerViewer(database, caller);
+  ready();
   const storage = await createLocalStorage(join(config.dataDir, "assets"));
   const limiter = createRateLimiter(
     {
