@@ -39,6 +39,11 @@ export interface Context {
   handleStyle: HandleStyle;
   /** Whether server-side fetches (assets from a URL) may reach private and loopback addresses. */
   outboundAllowPrivate: boolean;
+  /**
+   * The URL the request was made to, as the client sent it (scheme, Host and port; null in-process): a
+   * preview link keeps its scheme and port on the account's domain.
+   */
+  requestUrl: string | null;
   /** Retention of revisions and the trash, the life of preview links. */
   history: HistorySettings;
   /** Everything besides the data a query's answer depends on: the bearer token and the Host. */
@@ -84,7 +89,7 @@ const siteTables = { tables: ["Account"] } as const;
 
 export function createContext(
   deps: ContextDeps,
-  request: { headers: Headers },
+  request: { headers: Headers; url?: string },
   clientIp: string | null = null,
   handleStyle: HandleStyle = "any",
 ): Context {
@@ -116,6 +121,7 @@ export function createContext(
     reads,
     handleStyle,
     outboundAllowPrivate: deps.outboundAllowPrivate ?? false,
+    requestUrl: request.url ?? null,
     history: deps.history ?? DEFAULT_HISTORY,
     caller: `${token ?? ""}\u0000${host}`,
     generation: () => {
