@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Entry_published_publishedAt_idx" ON "Entry"("published", "publishedAt");
+
