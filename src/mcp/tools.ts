@@ -252,6 +252,15 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       annotations: saves,
     }),
 
+    field({
+      name: "entries_preview_link",
+      description:
+        "Make a signed link that shows an entry (draft or scheduled) on the site, for people without a token, until it expires.",
+      field: "Mutation.entryPreviewLink",
+      names: { collection: "collection_id", handle: "id" },
+      described: byHandle("entry"),
+    }),
+
     sitePreviewTool(schema),
   ];
 }

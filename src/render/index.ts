@@ -1,6 +1,7 @@
 // The public site of each account, chosen by the Host header: asset files at their URLs, and pages
 // rendered from the account's Liquid templates with data from the schema. Pages carry an ETag and answer
-// If-None-Match with 304; a template that fails or runs away answers 500 with a short message.
+// If-None-Match with 304; a template that fails or runs away answers 500 with a short message. Preview
+// links (preview-link.ts) show an entry before it is published, and are never kept.
 import { createHash } from "node:crypto";
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
@@ -10,6 +11,7 @@ import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
 import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
 import { matchesIfNoneMatch } from "./http-cache.ts";
 import { landingPage } from "./landing.ts";
+import { PREVIEW_LINK_PATH, servePreviewLink } from "./preview-link.ts";
 import { loadEntryList, loadSite } from "./site-data.ts";
 import { pageNumber, pagePath, type RenderedSitePage, renderSitePage } from "./site-page.ts";
 import { handleSubmit, SUBMIT_PATH } from "./submit.ts";
@@ -26,6 +28,9 @@ export function createSiteHandler(schema: GraphQLSchema) {
       return handleSubmit(schema, request, ctx, submission[1]);
     if (request.method !== "GET" && request.method !== "HEAD")
       return html("Method not allowed\n", 405, { allow: "GET, HEAD" });
+    // Before the page cache: a preview link's page is never kept.
+    const previewLink = PREVIEW_LINK_PATH.exec(url.pathname);
+    if (previewLink?.[1]) return servePreviewLink(schema, ctx, previewLink[1]);
     const own = cmsStatic(url.pathname);
     if (own) return own;
 

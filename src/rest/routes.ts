@@ -207,6 +207,14 @@ export const routes: Route[] = [
     wrapper: "asset",
   },
   { method: "DELETE", path: `${account}/assets/:id`, field: "Mutation.assetDelete", answer: "deleted" },
+
+  // Previews: a signed link to an unpublished entry's page (docs/api-notes.md, "Preview links").
+  {
+    method: "POST",
+    path: `${account}/collections/:collection_id/entries/:id/preview`,
+    field: "Mutation.entryPreviewLink",
+    answer: "result",
+  },
 ];
 
 interface CompiledRoute extends Route {

@@ -24,16 +24,20 @@ import "./globals/index.ts";
 import "./assets/index.ts";
 import "./site/type.ts";
 import "./site/preview.ts";
+import "./previews/index.ts";
 import "./content/index.ts";
 
-/** Everything, for in-process use (the site renderer executes `site` and `sitePreview` against it). */
+/**
+ * Everything, for in-process use (the site renderer executes `site`, `sitePreview` and `sitePreviewLink`
+ * against it).
+ */
 export const schema = builder.toSchema({ sortSchema: false });
 
 /** What /graphql serves: everything but the internal site views and form submission. */
 export const publicSchema = filterSchema({
   schema,
   rootFieldFilter: (operation, name) =>
-    !(operation === "Query" && (name === "site" || name === "sitePreview")) &&
+    !(operation === "Query" && (name === "site" || name === "sitePreview" || name === "sitePreviewLink")) &&
     !(operation === "Mutation" && name === "siteFormSubmit"),
 });
 export type { Context } from "./context.ts";
