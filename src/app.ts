@@ -3,6 +3,7 @@
 import type { IncomingMessage } from "node:http";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { Config } from "./config.ts";
+import { contextDeps } from "./context-deps.ts";
 import { type Database, ping } from "./db/client.ts";
 import { queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler } from "./graphql.ts";
@@ -15,7 +16,6 @@ import { log } from "./request-log.ts";
 import { json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
 import { ENVELOPE } from "./rest/upload.ts";
-import type { ContextDeps } from "./schema/context.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
 import { ReadCache } from "./schema/read-cache.ts";
 import type { Storage } from "./storage/local.ts";
@@ -43,16 +43,7 @@ export function createApp(
     config.readCacheBytes > 0 && !queryCountingEnabled()
       ? new ReadCache(database.generation, config.readCacheBytes)
       : undefined;
-  const deps: ContextDeps = {
-    ...database,
-    storage,
-    uploadLimit: config.uploadLimit,
-    outbox,
-    submissions: limiter.submissions,
-    reads,
-    outboundAllowPrivate: config.outboundAllowPrivate,
-    history: config.history,
-  };
+  const deps = contextDeps(database, storage, config, { outbox, submissions: limiter.submissions, reads });
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);
   const site = createSiteHandler(schema);

@@ -88,6 +88,20 @@ describe("cms mcp --token", () => {
     }
   });
 
+  it("ends a revoked token's access at once, in the middle of a session", async () => {
+    const made = await cms(server, ["token", "create", "--account", account.account_id, "--json"]);
+    const { token } = JSON.parse(made.stdout) as { token: string };
+    const { mcp } = await stdioClient(["--token", token]);
+    try {
+      expect(await mcp.ok("collections_get", { handle: "notes" })).toMatchObject({ handle: "notes" });
+      const revoked = await cms(server, ["token", "revoke", "--token", token]);
+      expect(revoked.code, revoked.stderr).toBe(0);
+      await mcp.fails("collections_get", { handle: "notes" }, 401);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it("shows a read-scoped token only the read tools and refuses its writes with 403", async () => {
     const made = await cms(server, [
       "token",

@@ -129,12 +129,15 @@ async function readToken(account: TestAccount): Promise<string> {
 describe("tools/list", () => {
   it("lists every tool to a write token, each with an object schema that takes no account_id", async () => {
     const { tools } = await mcpA.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...ALL_TOOLS].sort());
+    // This file's tools; those of history (revisions, trash, previews) are test/mcp-history.test.ts's.
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(ALL_TOOLS));
+    const readable = new Set((await reader.client.listTools()).tools.map((tool) => tool.name));
     for (const tool of tools) {
       expect(tool.description, tool.name).toMatch(/\w/);
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain("account_id");
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(READ_TOOLS.includes(tool.name));
+      // Read-only exactly when a read token is shown it.
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(readable.has(tool.name));
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const save = byName.get("entries_save")?.inputSchema;
@@ -151,9 +154,10 @@ describe("tools/list", () => {
       ]),
     );
     expect(byName.get("assets_upload")?.inputSchema.properties).toMatchObject({
-      data: { type: "string" },
+      data: { type: ["string", "null"] },
       filename: { type: "string" },
     });
+    expect(byName.get("assets_upload")?.inputSchema.required?.sort()).toEqual(["data", "filename"]);
     expect(Object.keys(byName.get("assets_upload")?.inputSchema.properties ?? {})).not.toContain("upload");
     expect(byName.get("navigations_save")?.inputSchema.properties?.items).toMatchObject({ type: "array" });
     expect(byName.get("entries_delete")?.annotations?.destructiveHint).toBe(true);
@@ -161,7 +165,10 @@ describe("tools/list", () => {
 
   it("lists only the read tools to a read-scoped token", async () => {
     const { tools } = await reader.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS].sort());
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(READ_TOOLS));
+    for (const name of WRITE_TOOLS) expect(names).not.toContain(name);
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
   });
 });
 
@@ -362,6 +369,21 @@ describe("every tool, answering what REST answers", () => {
     expect(routed).toMatchObject({ id: created.id, routing_override: expect.stringMatching(/^\/?welcome$/) });
     expect(routed.content_path).toBe("/welcome");
     expect(await rest("/collections/blog/entries/hello_world")).toMatchObject({ content_path: "/welcome" });
+    // The schema says the override may be null, and null clears it, as over GraphQL.
+    const { tools } = await mcpA.client.listTools();
+    const routing = tools.find((tool) => tool.name === "entries_routing_save");
+    expect(routing?.inputSchema.properties?.routing_override).toMatchObject({ type: ["string", "null"] });
+    const cleared = await ok("entries_routing_save", {
+      collection: "blog",
+      handle: "hello_world",
+      routing_override: null,
+    });
+    expect(cleared).toMatchObject({ routing_override: null, content_path: "/blog/hello_world" });
+    await ok("entries_routing_save", {
+      collection: "blog",
+      handle: "hello_world",
+      routing_override: "welcome",
+    });
 
     const throwaway = await ok("entries_save", {
       collection: "blog",
@@ -606,6 +628,18 @@ describe("tool errors carry REST's error body and status", () => {
     await expect(mcpA.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(
       /no_such_tool/,
     );
+    // Params that are not the protocol's: invalid params naming what is wrong, not an internal error.
+    const malformed = await postRpc(server, accountA.token, {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "entries_get", arguments: ["blog"] },
+    });
+    expect(malformed.status, malformed.text).toBe(200);
+    expect(malformed.body).toMatchObject({
+      id: 7,
+      error: { code: -32602, data: { details: [expect.objectContaining({ path: "params.arguments" })] } },
+    });
   });
 });
 
@@ -624,7 +658,7 @@ describe("handles made through the tools are snake_case", () => {
       { collection: "blog", handle: "hello_world", new_handle: "a-b" },
       422,
     );
-    expect(rename.details.map((detail) => detail.path)).toEqual([expect.stringMatching(/^(new_)?handle$/)]);
+    expect(rename.details.map((detail) => detail.path)).toEqual(["new_handle"]);
     expect(await rest("/collections/blog/entries/hello_world")).toMatchObject({ handle: "hello_world" });
     for (const [tool, args] of [
       ["collections_save", { handle: "my-blog", name: "Mine", routing: "mine/:handle" }],
@@ -638,9 +672,12 @@ describe("handles made through the tools are snake_case", () => {
       ],
     ] as const)
       await mcpA.fails(tool, args, 422, "handle");
-    // A handle generated from a title comes out snake_case.
-    const generated = await ok("templates_save", { handle: "gen_check", html: "<p></p>" });
-    expect(generated.handle).toBe("gen_check");
+    // A snake_case one is taken, and a rename to another snake_case one too.
+    const made = await ok("templates_save", { handle: "gen_check", html: "<p></p>" });
+    expect(made.handle).toBe("gen_check");
+    const other = await ok("templates_save", { handle: "rename_me", html: "<p></p>" });
+    const renamed = await ok("templates_save", { handle: "rename_me", new_handle: "renamed_one" });
+    expect(renamed).toMatchObject({ id: other.id, handle: "renamed_one" });
   });
 
   it("reads and updates a hyphenated handle made over REST, without renaming it", async () => {
@@ -917,7 +954,9 @@ describe("rate budget", () => {
     expect(initialize.body.result.serverInfo).toMatchObject({ name: expect.any(String) });
     const list = await postRpc(limited, account.token, { jsonrpc: "2.0", id: 2, method: "tools/list" });
     expect(list.status, list.text).toBe(200);
-    expect(list.body.result.tools).toHaveLength(ALL_TOOLS.length);
+    expect(list.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(
+      expect.arrayContaining(ALL_TOOLS),
+    );
     const third = await postRpc(limited, account.token, toolCallMessage("collections_list"));
     expect(third.status, third.text).toBe(200);
     expect(third.body.result.structuredContent).toMatchObject({ data: [] });

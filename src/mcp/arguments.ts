@@ -2,14 +2,15 @@
 // a value of the wrong kind is a 422 naming the tool's own argument (the operation would name its field,
 // which may be called otherwise). Deeper values are the operation's to check.
 import type { ErrorDetail } from "../schema/errors.ts";
-import type { JsonSchema } from "./json-schema.ts";
+import { type JsonSchema, mainType } from "./json-schema.ts";
 import type { Tool } from "./tool.ts";
 
 export function argumentProblems(tool: Tool, args: Record<string, unknown>): ErrorDetail[] {
   const { properties, required = [] } = tool.inputSchema;
   const problems: ErrorDetail[] = [];
   for (const [name, value] of Object.entries(args)) {
-    const schema = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    // A `__proto__` key of parsed JSON is an own key like any other: not an argument either.
+    const schema = Object.hasOwn(properties, name) && name !== "__proto__" ? properties[name] : undefined;
     if (!schema) problems.push({ path: name, message: `is not an argument of ${tool.name}` });
     else if (value !== null && !fits(schema, value))
       problems.push({ path: name, message: `must be ${kindName(schema)}` });
@@ -21,7 +22,7 @@ export function argumentProblems(tool: Tool, args: Record<string, unknown>): Err
 }
 
 function fits(schema: JsonSchema, value: unknown): boolean {
-  switch (schema.type) {
+  switch (mainType(schema)) {
     case "string":
       return typeof value === "string";
     case "integer":
@@ -48,5 +49,5 @@ function kindName(schema: JsonSchema): string {
     array: "an array",
     object: "an object",
   };
-  return names[String(schema.type)] ?? "valid";
+  return names[String(mainType(schema))] ?? "valid";
 }

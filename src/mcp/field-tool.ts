@@ -5,6 +5,7 @@ import type { GraphQLField, GraphQLSchema } from "graphql";
 import { getNamedType, isInputObjectType } from "graphql";
 import { describe, type JsonSchema, objectSchema } from "./json-schema.ts";
 import type { FieldName } from "./operation.ts";
+import { inToolNames } from "./renamed-errors.ts";
 import { type Shape, shaped } from "./shape.ts";
 import { type Access, readOnly, type Tool } from "./tool.ts";
 
@@ -19,6 +20,8 @@ export interface FieldToolSpec {
   described?: Record<string, string>;
   /** Input fields only another transport sets (REST's staged upload). */
   omit?: string[];
+  /** Arguments this tool needs though the operation does not (assets_upload's `data`, its only way). */
+  require?: string[];
   shape?: Shape;
 }
 
@@ -54,11 +57,13 @@ export function fieldTool(schema: GraphQLSchema, spec: FieldToolSpec): Tool {
     name: spec.name,
     description: spec.description,
     access,
-    annotations: spec.annotations ?? readOnly,
+    // A write says nothing more than that unless told: MCP then assumes the worst (destructive, not idempotent).
+    annotations:
+      spec.annotations ?? (access === "read" ? readOnly : { readOnlyHint: false, openWorldHint: false }),
     inputSchema: {
       type: "object",
       properties,
-      required: [...own.required, ...input.required],
+      required: [...own.required, ...input.required, ...(spec.require ?? [])],
       additionalProperties: false,
     },
     async call(given, { ctx, accountId, run }) {
@@ -69,7 +74,8 @@ export function fieldTool(schema: GraphQLSchema, spec: FieldToolSpec): Tool {
         else variables[spec.names?.[key] ?? key] = value;
       }
       if (fields.length > 0) variables.input = values;
-      return { structured: shaped(await run(ctx, spec.field, variables), spec.shape) };
+      const value = await inToolNames(toolName, () => run(ctx, spec.field, variables));
+      return { structured: shaped(value, spec.shape) };
     },
   };
 }

@@ -4,6 +4,7 @@
 // the request log; the body is read within the upload limit (assets_upload sends base64) and checked as
 // REST bodies are (depth, unpaired surrogates) before the SDK sees it.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { readJsonBody } from "../http/json-body.ts";
@@ -44,10 +45,14 @@ export function createMcpHandler({ schema, bodyLimit, log }: McpOptions) {
       body = await readJsonBody(request, bodyLimit);
     } catch (error) {
       const apiError = toApiError(error);
-      return rpcError(apiError.status, -32700, apiError.message, {}, apiError.details);
+      // Not JSON at all is the protocol's parse error; JSON it cannot take (too large, too deep) is invalid.
+      const code = apiError.details[0]?.message === "is not valid JSON" ? -32700 : -32600;
+      return rpcError(apiError.status, code, apiError.message, {}, apiError.details);
     }
     if (Array.isArray(body))
       return rpcError(400, -32600, "Batches are not supported: send one JSON-RPC message per request");
+    const malformedCall = malformedToolCall(body);
+    if (malformedCall) return malformedCall;
     const server = createMcpServer(tools, { context, run, log });
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
@@ -57,6 +62,27 @@ export function createMcpHandler({ schema, bodyLimit, log }: McpOptions) {
       await server.close();
     }
   };
+}
+
+/**
+ * A tools/call whose params are not what the protocol says (arguments not an object, no name) is the
+ * protocol's invalid params (-32602) naming what is wrong; the SDK would answer it as an internal error.
+ */
+function malformedToolCall(body: unknown): Response | undefined {
+  const message = body as { method?: unknown; id?: unknown };
+  if (message?.method !== "tools/call") return undefined;
+  const parsed = CallToolRequestSchema.safeParse(body);
+  if (parsed.success) return undefined;
+  const details = parsed.error.issues.map((issue) => ({
+    path: issue.path.join("."),
+    message: issue.message,
+  }));
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  const error = { code: -32602, message: "Invalid tools/call params", data: { details } };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error }), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
 }
 
 function rpcError(

@@ -17,7 +17,7 @@ export interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
-  enum?: string[];
+  enum?: (string | null)[];
   format?: string;
   additionalProperties?: boolean;
 }
@@ -36,8 +36,14 @@ const scalars: Record<string, JsonSchema> = {
 /** Input objects nest at most a few levels in this schema; a self-referencing one stops here. */
 const MAX_DEPTH = 6;
 
+/** A value that may be null where the schema takes null ("null clears it"): nullable GraphQL types. */
 export function typeSchema(type: GraphQLInputType, depth = 0): JsonSchema {
-  if (isNonNullType(type)) return typeSchema(type.ofType, depth);
+  if (isNonNullType(type)) return valueSchema(type.ofType, depth);
+  return nullable(valueSchema(type, depth));
+}
+
+function valueSchema(type: GraphQLInputType, depth: number): JsonSchema {
+  if (isNonNullType(type)) return valueSchema(type.ofType, depth);
   if (isListType(type)) return { type: "array", items: typeSchema(type.ofType, depth) };
   if (isEnumType(type)) return { type: "string", enum: type.getValues().map((value) => value.name) };
   if (isInputObjectType(type)) {
@@ -45,6 +51,21 @@ export function typeSchema(type: GraphQLInputType, depth = 0): JsonSchema {
     return objectSchema(Object.values(type.getFields()), depth + 1);
   }
   return { ...(scalars[type.name] ?? { type: "string" }) };
+}
+
+function nullable(schema: JsonSchema): JsonSchema {
+  // Without a type (JSON), any value is allowed already, null included.
+  if (typeof schema.type !== "string") return schema;
+  return {
+    ...schema,
+    type: [schema.type, "null"],
+    ...(schema.enum && { enum: [...schema.enum, null] }),
+  };
+}
+
+/** The type a value must have besides null ("string" for ["string", "null"]). */
+export function mainType(schema: JsonSchema): string | undefined {
+  return Array.isArray(schema.type) ? schema.type.find((type) => type !== "null") : schema.type;
 }
 
 /** An object of the given arguments or input fields, with their descriptions and required ones. */

@@ -10,7 +10,7 @@ import type { Tool } from "./tool.ts";
 export function navigationSaveTool(schema: GraphQLSchema): Tool {
   const menu = saveTool(schema, {
     name: "navigations_save",
-    description: "",
+    description: "(described below, with its items)",
     get: "Query.navigation",
     update: "Mutation.navigationUpdate",
     create: "Mutation.navigationCreate",

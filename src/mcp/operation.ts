@@ -1,15 +1,13 @@
 // A tool runs a root field of the schema the way sofa runs it for REST: one document per field, selecting
-// what REST answers (the same depth), executed with the caller's context. The documents are built once.
+// what REST answers (sofa's depth, no models), executed with the caller's context. Built once per field.
 import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { type DocumentNode, type GraphQLSchema, Kind, type OperationTypeNode } from "graphql";
+import { ANSWER_DEPTH } from "../rest/answer-depth.ts";
 import { cachedExecute } from "../schema/cached-execute.ts";
 import type { Context } from "../schema/index.ts";
 
 /** `Query.entries`, `Mutation.entryCreate`: a root field of the schema. */
 export type FieldName = `Query.${string}` | `Mutation.${string}`;
-
-/** Sofa's depthLimit for REST (src/rest/sofa.ts): the same nesting, so the same JSON. */
-const DEPTH = 2;
 
 export function createOperations(schema: GraphQLSchema) {
   const documents = new Map<FieldName, DocumentNode>();
@@ -23,7 +21,7 @@ export function createOperations(schema: GraphQLSchema) {
         kind: (kind === "Mutation" ? "mutation" : "query") as OperationTypeNode,
         field: name,
         models: [],
-        circularReferenceDepth: DEPTH,
+        circularReferenceDepth: ANSWER_DEPTH,
       });
       built = { kind: Kind.DOCUMENT, definitions: [operation] };
       documents.set(field, built);

@@ -3,10 +3,11 @@
 // renames it); not found, it is created with them. Each step is the schema's own operation, so its rules
 // and errors are REST's.
 import type { GraphQLSchema } from "graphql";
-import { ApiError } from "../schema/errors.ts";
+import { ApiError, toApiError } from "../schema/errors.ts";
 import { inputFields, rootField } from "./field-tool.ts";
 import { describe, type JsonSchema, objectSchema } from "./json-schema.ts";
 import type { FieldName } from "./operation.ts";
+import { inToolNames } from "./renamed-errors.ts";
 import { type Shape, shaped } from "./shape.ts";
 import { saves, type Tool } from "./tool.ts";
 
@@ -43,6 +44,8 @@ export function saveTool(schema: GraphQLSchema, spec: SaveToolSpec): Tool {
     ),
     new_handle: describe({ type: "string" }, `Renames an existing ${spec.noun} (snake_case).`),
   };
+  // The parent's argument is named as the tool names it in errors (`collection`, not `collection_id`).
+  const parentNames: Record<string, string> = spec.parent ? { [spec.parent.arg]: spec.parent.name } : {};
   for (const name of createOnly)
     if (properties[name])
       properties[name] = describe(properties[name], `${properties[name].description ?? ""} (on create only)`);
@@ -62,7 +65,9 @@ export function saveTool(schema: GraphQLSchema, spec: SaveToolSpec): Tool {
       const parent = spec.parent ? { [spec.parent.arg]: rest[spec.parent.name] } : {};
       if (spec.parent) delete rest[spec.parent.name];
       const where = { account_id: accountId, ...parent };
-      const exists = await run(ctx, spec.get, { ...where, id: handle }).then(
+      const exists = await inToolNames({ ...parentNames, id: "handle" }, () =>
+        run(ctx, spec.get, { ...where, id: handle }),
+      ).then(
         () => true,
         (error) => (statusOf(error) === 404 ? false : Promise.reject(error)),
       );
@@ -75,20 +80,23 @@ export function saveTool(schema: GraphQLSchema, spec: SaveToolSpec): Tool {
             refused.map((path) => ({ path, message: `can only be given when the ${spec.noun} is created` })),
           );
         const input = newHandle === undefined ? rest : { ...rest, handle: newHandle };
-        return {
-          structured: shaped(await run(ctx, spec.update, { ...where, id: handle, input }), spec.shape),
-        };
+        const renamed = { ...parentNames, handle: newHandle === undefined ? "handle" : "new_handle" };
+        const updated = await inToolNames(renamed, () =>
+          run(ctx, spec.update, { ...where, id: handle, input }),
+        );
+        return { structured: shaped(updated, spec.shape) };
       }
       if (newHandle !== undefined)
         throw ApiError.invalid("new_handle", `there is no ${spec.noun} '${String(handle)}' to rename`);
-      const created = await run(ctx, spec.create, { ...where, input: { ...rest, handle } });
+      const created = await inToolNames(parentNames, () =>
+        run(ctx, spec.create, { ...where, input: { ...rest, handle } }),
+      );
       const record = spec.payload ? (created as Record<string, unknown>)[spec.payload] : created;
       return { structured: shaped(record, spec.shape) };
     },
   };
 }
 
-function statusOf(error: unknown): number | undefined {
-  const original = (error as { originalError?: unknown }).originalError ?? error;
-  return original instanceof ApiError ? original.status : undefined;
+function statusOf(error: unknown): number {
+  return toApiError(error).status;
 }

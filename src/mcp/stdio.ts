@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config } from "../config.ts";
+import { contextDeps } from "../context-deps.ts";
 import type { Database } from "../db/client.ts";
 import { createRateLimiter } from "../rate-limit/index.ts";
 import type { Log } from "../request-log.ts";
@@ -41,15 +42,12 @@ export async function serveStdio(
     },
     logToStderr,
   );
-  const deps = {
-    ...database,
-    storage,
-    uploadLimit: config.uploadLimit,
-    outboundAllowPrivate: config.outboundAllowPrivate,
-  };
+  const deps = contextDeps(database, storage, config);
+  // A token is looked up on every call, as over HTTP: revoking it ends the session's access at once.
+  const headers = new Headers("token" in caller ? { authorization: `Bearer ${caller.token}` } : {});
   const context = () => {
-    const ctx = createContext(deps, { headers: new Headers() }, null, "snake_case");
-    ctx.viewer = async () => viewer;
+    const ctx = createContext(deps, { headers }, null, "snake_case");
+    if (!("token" in caller)) ctx.viewer = async () => viewer;
     return ctx;
   };
   const server = createMcpServer(buildTools(schema), {

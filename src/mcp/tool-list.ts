@@ -3,7 +3,7 @@
 export interface ListedTool {
   name: string;
   description?: string;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+  annotations?: { readOnlyHint?: boolean };
 }
 
 export const TOOL_LIST_START = "<!-- tools:start (npm run docs:tools) -->";
@@ -11,7 +11,7 @@ export const TOOL_LIST_END = "<!-- tools:end -->";
 
 export function toolListMarkdown(tools: readonly ListedTool[]): string {
   const rows = tools.map(({ name, description, annotations }) => {
-    const kind = annotations?.readOnlyHint ? "read" : annotations?.destructiveHint ? "delete" : "write";
+    const kind = annotations?.readOnlyHint ? "read" : "write";
     return `| \`${name}\` | ${kind} | ${(description ?? "").replaceAll("|", "\\|")} |`;
   });
   return [TOOL_LIST_START, "| Tool | Kind | Use it to |", "| --- | --- | --- |", ...rows, TOOL_LIST_END].join(

@@ -30,14 +30,18 @@ export interface Tool {
 }
 
 export const readOnly: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-/** Saving by handle twice with the same arguments leaves the same record. */
+/**
+ * Saving by handle twice with the same arguments leaves the same record; but a save replaces what it is
+ * given (values, a field list, a menu's items), which MCP calls destructive.
+ */
 export const saves: ToolAnnotations = {
   readOnlyHint: false,
-  destructiveHint: false,
+  destructiveHint: true,
   idempotentHint: true,
   openWorldHint: false,
 };
-export const creates: ToolAnnotations = { ...saves, idempotentHint: false };
+/** Only adds (a new upload each time). */
+export const creates: ToolAnnotations = { ...saves, destructiveHint: false, idempotentHint: false };
 export const deletes: ToolAnnotations = {
   readOnlyHint: false,
   destructiveHint: true,

@@ -3,6 +3,7 @@ import { filterSchema } from "@graphql-tools/utils";
 import type { GraphQLSchema } from "graphql";
 import { useSofa } from "sofa-api";
 import type { Context } from "../schema/index.ts";
+import { ANSWER_DEPTH } from "./answer-depth.ts";
 import { errorResponse } from "./errors.ts";
 import { routes } from "./routes.ts";
 
@@ -19,7 +20,7 @@ export function createSofaHandler(schema: GraphQLSchema) {
     basePath: "/v1",
     schema: restSchema,
     routes: routeConfig,
-    depthLimit: 2,
+    depthLimit: ANSWER_DEPTH,
     context: (serverContext: { cms?: Context }) => serverContext.cms as Context,
     // fets types its own Response; ours is the standard one it also accepts at run time.
     errorHandler: errorResponse as unknown as NonNullable<Parameters<typeof useSofa>[0]["errorHandler"]>,

@@ -85,7 +85,8 @@ export function coercionDetail(message: string): ErrorDetail | undefined {
     return missing?.[1] ? { path: missing[1], message: "is required" } : undefined;
   }
   const [, name = "", at, reason = ""] = variable;
-  let path = at ? at.replace(/^\w+\.?/, "") : name === "input" ? "" : name;
+  // REST bodies are the `input` variable, whose fields are the body's keys; other variables keep their name.
+  let path = at ? (name === "input" ? at.replace(/^input\.?/, "") : at) : name === "input" ? "" : name;
   const field = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(reason);
   if (field?.[1]) return { path: path ? `${path}.${field[1]}` : field[1], message: "is required" };
   const unknown = /^Field "(\w+)" is not defined by type/.exec(reason);

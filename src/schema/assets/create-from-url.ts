@@ -1,6 +1,6 @@
 // An asset the server downloads from a URL (the tool interface's assets_upload_from_url). The download
 // is src/http/outbound.ts: public addresses only unless OUTBOUND_ALLOW_PRIVATE, at most the upload limit,
-// 20 s; its failures are 422s on `url`. The bytes then take the same path as any upload (store.ts), the
+// 20 s (less under a shorter REQUEST_TIMEOUT_MS); its failures are 422s on `url`. The bytes then take the same path as any upload (store.ts), the
 // response's Content-Type counting as the declared type.
 import { Readable } from "node:stream";
 import { z } from "zod";
@@ -16,8 +16,6 @@ import { refuseTakenName, storeAsset } from "./store.ts";
 import { AssetRef } from "./type.ts";
 import { filenameFromUrl } from "./url-filename.ts";
 
-/** Below the request timeout (REQUEST_TIMEOUT_MS, 30 s by default), so a slow download is a 422 saying so. */
-const TIMEOUT_MS = 20_000;
 const URL_MAX = 2048;
 
 const AssetCreateFromUrlInput = builder.inputType("AssetCreateFromUrlInput", {
@@ -74,7 +72,8 @@ async function download(ctx: Context, url: string): Promise<Fetched> {
     return await fetchPublic(url, {
       allowPrivate: ctx.outboundAllowPrivate,
       maxBytes: ctx.uploadLimit,
-      timeoutMs: TIMEOUT_MS,
+      // Below the request's own timeout, so that a slow download is a 422 saying so.
+      timeoutMs: ctx.outboundTimeoutMs,
     });
   } catch (error) {
     throw urlProblem(error);
