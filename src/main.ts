@@ -12,6 +12,7 @@ import { createOutbox } from "./mail/index.ts";
 import { loadMailSettings } from "./mail/settings.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { log, withRequestLog } from "./request-log.ts";
+import { startTrashSweep } from "./schema/trash/sweep.ts";
 import { exitOnSetupError, readSettings, writableDirectory } from "./setup-errors.ts";
 import { createLocalStorage } from "./storage/local.ts";
 
@@ -41,6 +42,8 @@ const limiter = createRateLimiter(
 // Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).
 const outbox = createOutbox(mailSettings, log);
 const app = createApp(database, storage, config, limiter, outbox);
+// Trash items older than TRASH_KEEP_DAYS are purged now and then hourly, outside any request.
+startTrashSweep(database.db, storage, config.history.trashKeepDays, log);
 let shuttingDown = false;
 const server = createServer(
   {

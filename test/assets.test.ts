@@ -519,7 +519,7 @@ describe("read, list, move and delete", () => {
     expect((await client.get(`/assets/${moving.id}`)).body.url).toBe("/assets/kitten.png");
   });
 
-  it("deletes with 204: the row, the url and the stored file are gone", async () => {
+  it("deletes with 204: the row and the url are gone; the stored file goes when the trash is purged", async () => {
     const doomed = await uploadJson(client, { filename: "doomed.txt", data: "Ynll" });
     const file = storedFile(server, client.account, doomed.id);
     expect(existsSync(file)).toBe(true);
@@ -528,6 +528,9 @@ describe("read, list, move and delete", () => {
     expect(response.text).toBe("");
     expectError(await client.get(`/assets/${doomed.id}`), 404);
     expect((await site(server, "/assets/doomed.txt", client.account.domain)).status).toBe(404);
+    expect(existsSync(file)).toBe(true);
+    const trashed = (await client.get("/trash")).body.data.find((item: any) => item.record_id === doomed.id);
+    expect((await client.delete(`/trash/${trashed.id}`)).status).toBe(204);
     expect(existsSync(file)).toBe(false);
     expectError(await client.delete(`/assets/${doomed.id}`), 404);
     // The name is free again.

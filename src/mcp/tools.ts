@@ -11,7 +11,7 @@ import { creates, deletes, saves, type Tool } from "./tool.ts";
 const collection = {
   name: "collection",
   arg: "collection_id",
-  description: "The collection's handle (e.g. blog) or its prefix ID.",
+  description: "The collection's handle (e.g. blog).",
 };
 const byHandle = (noun: string) => ({ handle: `The ${noun}'s handle (or its ID).` });
 
@@ -183,7 +183,6 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       description: "Upload a file from base64 `data` with its filename, into an optional folder `path`.",
       field: "Mutation.assetCreate",
       omit: ["upload"],
-      require: ["data"],
       annotations: creates,
     }),
     field({
@@ -260,6 +259,28 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       field: "Mutation.entryPreviewLink",
       names: { collection: "collection_id", handle: "id" },
       described: byHandle("entry"),
+    }),
+
+    field({
+      name: "trash_list",
+      description:
+        "List deleted records (entries, globals, templates, menus, forms, files) that can still be restored.",
+      field: "Query.trash",
+    }),
+    field({
+      name: "trash_restore",
+      description:
+        "Bring a deleted record back from the trash by its trash item ID, with its ID, handle and links.",
+      field: "Mutation.trashRestore",
+      annotations: creates,
+      shape: "values",
+    }),
+    field({
+      name: "trash_purge",
+      description: "Delete a trash item for good (a file's bytes and a record's revisions with it).",
+      field: "Mutation.trashPurge",
+      annotations: deletes,
+      shape: "deleted",
     }),
 
     sitePreviewTool(schema),

@@ -16,9 +16,18 @@ export async function answer(route: Route, response: Response): Promise<Response
   return json(route.spreadValues ? spreadValues(body) : body, status);
 }
 
-/** A record, or a list envelope of records, with blueprint values as top-level keys (the tools answer so too). */
+/**
+ * A record, a list envelope of records, or a payload holding its record in `record` (a trash restore), with
+ * blueprint values as top-level keys (the tools answer so too).
+ */
 export function spreadValues(body: Record<string, unknown>): Record<string, unknown> {
-  return Array.isArray(body.data) ? { ...body, data: body.data.map(spread) } : spread(body);
+  if (Array.isArray(body.data)) return { ...body, data: body.data.map(spread) };
+  if (isRecord(body.record)) return { ...body, record: spread(body.record) };
+  return spread(body);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `{..., values: {a, b}}` -> `{..., a, b}`; the record's own keys win over values of the same name. */

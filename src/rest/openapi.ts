@@ -18,6 +18,7 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  isUnionType,
 } from "graphql";
 import { inputType } from "./arguments.ts";
 import { type Route, routes } from "./routes.ts";
@@ -88,6 +89,7 @@ const conflicts = new Set([
   "Mutation.blueprintDelete",
   "Mutation.templateDelete",
   "Mutation.globalUpdate",
+  "Mutation.trashRestore",
 ]);
 
 /** The JSON navigation item shapes (typed JSON in the schema, described here). */
@@ -160,6 +162,8 @@ const tagOf: Record<string, string> = {
   forms: "Forms",
   globals: "Globals",
   assets: "Assets",
+  trash: "Trash",
+  restore: "Trash",
 };
 
 const multipartUpload: JsonSchema = {
@@ -188,6 +192,12 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
       schemas[type.name] = objectSchema(type);
     } else if (isInputObjectType(type)) {
       schemas[type.name] = inputSchema(type);
+    } else if (isUnionType(type)) {
+      const members = type.getTypes().map((member) => {
+        component(member);
+        return ref(member.name);
+      });
+      schemas[type.name] = describe({ oneOf: members }, type);
     }
   }
 
@@ -477,10 +487,10 @@ function rootField(schema: GraphQLSchema, route: Route): GraphQLField<unknown, u
   return field;
 }
 
-/** The record type a route answers with (a list's item type, an upsert payload's record). */
+/** The record type a route answers with (a list's item type, a payload's record). */
 function recordType(schema: GraphQLSchema, route: Route): GraphQLNamedType {
   let type = getNamedType(rootField(schema, route).type) as GraphQLNamedType;
-  if (route.answer === "upsert" && route.record && isObjectType(type))
+  if (route.record && isObjectType(type))
     type = getNamedType(type.getFields()[route.record]?.type as GraphQLOutputType);
   if (isObjectType(type) && type.getFields().data && type.getFields().pagination)
     type = getNamedType(type.getFields().data?.type as GraphQLOutputType);
@@ -493,6 +503,7 @@ function resourceOf(route: Route): string {
 }
 
 function summary(route: Route): string {
+  if (route.summary) return route.summary;
   const resource = resourceOf(route);
   const one = route.path.endsWith(":id");
   const singular = resource === "entries" ? "entry" : resource.replace(/s$/, "");

@@ -15,7 +15,10 @@ export interface Route {
   path: string;
   field: `Query.${string}` | `Mutation.${string}`;
   answer: Answer;
-  /** For "upsert": the payload key holding the record. */
+  /**
+   * The payload key holding the record: an "upsert" answers that record alone; a "result" with
+   * `spreadValues` answers the payload with that record's values spread.
+   */
   record?: string;
   /** The resource returns its blueprint values as top-level keys (the `values` field spread). */
   spreadValues?: boolean;
@@ -23,6 +26,8 @@ export interface Route {
   wrapper?: string;
   /** Also takes a multipart/form-data upload (parts `file` and `path`). */
   upload?: boolean;
+  /** The OpenAPI summary, where the one made from the method and path would mislead. */
+  summary?: string;
 }
 
 const account = "/accounts/:account_id";
@@ -214,6 +219,31 @@ export const routes: Route[] = [
     path: `${account}/collections/:collection_id/entries/:id/preview`,
     field: "Mutation.entryPreviewLink",
     answer: "result",
+  },
+
+  // Trash: deleted records kept for TRASH_KEEP_DAYS days (docs/api-notes.md, "Trash").
+  {
+    method: "GET",
+    path: `${account}/trash`,
+    field: "Query.trash",
+    answer: "result",
+    summary: "List deleted records",
+  },
+  {
+    method: "POST",
+    path: `${account}/trash/:id/restore`,
+    field: "Mutation.trashRestore",
+    answer: "result",
+    record: "record",
+    spreadValues: true,
+    summary: "Restore a deleted record",
+  },
+  {
+    method: "DELETE",
+    path: `${account}/trash/:id`,
+    field: "Mutation.trashPurge",
+    answer: "deleted",
+    summary: "Purge a trash item",
   },
 ];
 

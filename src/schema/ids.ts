@@ -14,6 +14,7 @@ export const prefixes = {
   global: "stgbl_",
   asset: "acass_",
   template: "tmplt_",
+  trashItem: "trash_",
 } as const;
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";

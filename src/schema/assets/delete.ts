@@ -1,19 +1,19 @@
-// DELETE /assets/:id: the row, then the file (a failure in between leaves unreferenced bytes, never a
-// row without them).
+// DELETE /assets/:id: the asset goes to the trash; its file stays until the trash item is purged
+// (src/schema/trash/purge.ts), so a restore serves the same bytes again.
 import { accountScope } from "../access.ts";
 import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";
+import { trashAsset } from "../trash/asset.ts";
 import { assetIdArg, findAsset } from "./find.ts";
 
 builder.mutationField("assetDelete", (t) =>
   t.id({
-    description: "Deletes the asset and its file; returns its ID.",
+    description: "Deletes the asset into the trash (its file is kept until purged); returns its ID.",
     args: { account_id: accountArg(t.arg), id: assetIdArg(t.arg) },
     resolve: async (_root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const asset = await findAsset(ctx, scope, args.id);
-      const { count } = await ctx.db.asset.deleteMany({ where: { ...scope, id: asset.id } });
-      if (count > 0) await ctx.storage.remove(scope.accountId, asset.id);
+      await trashAsset(ctx, scope, asset.id);
       return asset.id;
     },
   }),

@@ -1,4 +1,5 @@
-// DELETE /collections/:collection_id/entries/:id.
+// DELETE /collections/:collection_id/entries/:id: the entry goes to the trash (src/schema/trash/), with
+// the links a restore puts back.
 import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
@@ -6,10 +7,11 @@ import { findCollection } from "../collections/find.ts";
 import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
+import { trashEntry } from "../trash/entry.ts";
 
 builder.mutationField("entryDelete", (t) =>
   t.id({
-    description: "Deletes the entry and returns its ID.",
+    description: "Deletes the entry into the trash and returns its ID.",
     args: {
       account_id: accountArg(t.arg),
       collection_id: idArg(t.arg, "collection"),
@@ -23,7 +25,7 @@ builder.mutationField("entryDelete", (t) =>
         select: { id: true },
       });
       if (!entry) throw ApiError.notFound("Entry");
-      await ctx.db.entry.deleteMany({ where: { ...scope, id: entry.id } });
+      await trashEntry(ctx, scope, entry.id);
       return entry.id;
     },
   }),

@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import { generatedHandle, requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { trashTemplate } from "../trash/template.ts";
 import { findTemplate } from "./find.ts";
 import { TemplateCreateInput, TemplateUpdateInput } from "./inputs.ts";
 import { TemplateRef } from "./type.ts";
@@ -90,7 +91,7 @@ builder.mutationField("templateDelete", (t) =>
           { path: "handle", message: "change the collections and entries that name this template first" },
         ]);
       }
-      await ctx.db.template.deleteMany({ where: { ...scope, id: template.id } });
+      await trashTemplate(ctx, scope, template.id);
       return template.id;
     },
   }),

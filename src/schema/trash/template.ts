@@ -1,0 +1,31 @@
+// A template in the trash: its row. Collections and entries that name it by handle were refused before
+// the delete (templateInUse), so nothing else links to it.
+import type { Template } from "../../generated/sqlite/client.ts";
+import type { AccountScope } from "../access.ts";
+import { compareAndSet } from "../compare-and-set.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { handleTaken, inserting } from "./conflicts.ts";
+import { putInTrash, revived, type Tx } from "./store.ts";
+
+export async function trashTemplate(ctx: Context, scope: AccountScope, id: string): Promise<void> {
+  await compareAndSet("template", () =>
+    ctx.db.$transaction(async (tx) => {
+      const row = await tx.template.findFirst({ where: { ...scope, id } });
+      if (!row) throw ApiError.notFound("Template");
+      const { count } = await tx.template.deleteMany({ where: { id, updatedAt: row.updatedAt } });
+      if (count === 0) return undefined;
+      const item = { type: "template", recordId: id, handle: row.handle, title: row.title } as const;
+      await putInTrash(tx, scope, { ...item, snapshot: { row } });
+      return true;
+    }),
+  );
+}
+
+export async function restoreTemplate(tx: Tx, scope: AccountScope, snapshot: unknown): Promise<string> {
+  const row = revived<Template>((snapshot as { row: unknown }).row);
+  const sameHandle = { ...scope, handle: row.handle };
+  if (await tx.template.findFirst({ where: sameHandle, select: { id: true } })) throw handleTaken("template");
+  await inserting("template", () => tx.template.create({ data: row }));
+  return row.id;
+}
