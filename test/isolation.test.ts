@@ -82,6 +82,7 @@ function resourceOf(path: string, param: string): string {
     forms: "form",
     globals: "global",
     assets: "asset",
+    trash: "trash",
   };
   const resource = segment && bySegment[segment];
   if (!resource) throw new Error(`isolation.test.ts does not know what ${path} names by :${param}: add it`);
@@ -256,6 +257,8 @@ function bodiesFor(path: string): unknown[] {
         { filename: "probe-moved.txt" },
         { asset: { filename: "probe.txt", path: "probe-dir" } },
       ];
+    case "restore":
+      return [{}];
     default:
       throw new Error(`isolation.test.ts has no bodies for ${path}: add them`);
   }
@@ -479,6 +482,7 @@ const resources = [
   "form",
   "global",
   "asset",
+  "trash",
 ];
 
 /** The resource a root field is about, from its name (`entryRoutingUpdate`, `contentEntry` -> entry). */

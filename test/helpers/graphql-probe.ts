@@ -12,6 +12,7 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  isUnionType,
 } from "graphql";
 
 /** The selection of every field of `type`, nested objects up to `depth` levels; fields needing arguments are skipped. */
@@ -22,6 +23,8 @@ export function selectionOf(type: GraphQLOutputType, depth = 3): string {
     .filter((field) => field.args.every((arg) => !isNonNullType(arg.type)))
     .map((field) => {
       const inner = getNamedType(field.type);
+      // A union (a restored record of any type): which one it is.
+      if (isUnionType(inner)) return `${field.name} { __typename }`;
       if (!isObjectType(inner)) return field.name;
       if (depth <= 1) return "";
       const nested = selectionOf(field.type, depth - 1);

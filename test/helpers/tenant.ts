@@ -119,6 +119,13 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
     }),
     "global",
   );
+  // A deleted record: the account's trash holds one item.
+  const trashed = await created(
+    client.post("/templates", { handle: `${tag}-secret-trashed`, title: value("TRASHED"), html: "x" }),
+    "trashed template",
+  );
+  expect((await client.delete(`/templates/${trashed.id}`)).status).toBe(204);
+  const trash = (await client.get("/trash")).body.data.find((item: any) => item.record_id === trashed.id);
   const ids = {
     collection: collection.id,
     entry: first.id,
@@ -133,6 +140,8 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
     global: global.id,
     globalBlueprint: global.blueprint.id,
     asset: asset.id,
+    trash: trash.id,
+    trashedTemplate: trashed.id,
   };
   const handles = {
     collection: collection.handle,
@@ -163,6 +172,7 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
     "THANKS",
     "GLOBAL",
     "TAGLINE",
+    "TRASHED",
   ].map(value);
   const markers = [
     ...Object.values(ids),
@@ -171,6 +181,7 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
     `${tag}-secret-dir`,
     `${tag}-secret-url`,
     `${tag}_secret_field`,
+    `${tag}-secret-trashed`,
   ];
   return { ids, handles, markers, assetUrl: asset.url, assetText };
 }
@@ -201,6 +212,7 @@ export async function snapshotTenant(client: Api, data: TenantData, lists = true
     `/globals/${h.global}`,
     "/assets",
     `/assets/${ids.asset}`,
+    "/trash",
   ];
   const read = lists ? paths : paths.filter((path) => !isList(path));
   const answers = await Promise.all(read.map((path) => client.get(path)));
