@@ -9,6 +9,7 @@ import { fastEntryReads } from "./entry-reads.ts";
 import { type Generation, lateGeneration, postgresGeneration } from "./generation.ts";
 import { installPlanCache } from "./plan-cache.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
+import { scheduledGeneration } from "./schedule.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
 import { fieldName, nulPath, UnstorableTextError } from "./text-guard.ts";
 
@@ -18,7 +19,10 @@ export type DbProvider = "sqlite" | "postgresql";
 export interface Database {
   db: Db;
   provider: DbProvider;
-  /** Changes whenever committed data may have changed, here or in another process (generation.ts). */
+  /**
+   * Changes whenever committed data may have changed, here or in another process (generation.ts), and
+   * when an entry's scheduled publish moment passes (schedule.ts).
+   */
   generation: Generation;
 }
 
@@ -50,7 +54,7 @@ export async function openDatabase(
     const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
     await answers(db, config.databaseUrl);
     // The two generated clients differ only in provider-specific options we do not use.
-    return { db, provider: "postgresql", generation };
+    return { db, provider: "postgresql", generation: scheduledGeneration(generation) };
   }
   const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
   const setting = config.databaseUrl ? "DATABASE_URL" : "CMS_DATA_DIR";
@@ -63,7 +67,8 @@ export async function openDatabase(
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
   const adapter = counting(sqlite);
-  return { db: guardText(new PrismaClient({ adapter }), generation), provider: "sqlite", generation };
+  const db = guardText(new PrismaClient({ adapter }), generation);
+  return { db, provider: "sqlite", generation: scheduledGeneration(generation) };
 }
 
 /** The first connection, so that a server out of reach or a missing database stops start-up in one line. */

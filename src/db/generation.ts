@@ -2,7 +2,8 @@
 // any other. Read caches key what they keep by it (src/schema/read-cache.ts), so they never serve a
 // result older than the newest commit. It may change without a write (a harmless miss), never the
 // reverse: a reader takes the generation *before* it reads, so what it keeps is at least that new.
-// On SQLite it can also be told for some tables alone (table-writes.ts).
+// On SQLite it can also be told for some tables alone (table-writes.ts). What depends on the clock as
+// well (entries scheduled for later) is added by schedule.ts, from `scheduleReading`.
 import type Database from "better-sqlite3";
 import { type Changed, TableWrites } from "./table-writes.ts";
 
@@ -15,16 +16,40 @@ export interface Generation {
   of(tables: readonly string[], current: () => Promise<string>): Promise<string | undefined>;
 }
 
+/** The generation as a database tells it, which the schedule of publish moments reads (schedule.ts). */
+export interface DatabaseGeneration extends Generation {
+  /** The whole generation with what the schedule needs to know at `now`. */
+  scheduleReading(now: number): Promise<ScheduleReading>;
+}
+
+/** One reading of the generation for the schedule (schedule.ts). Times are milliseconds since 1970. */
+export interface ScheduleReading {
+  /** The whole generation. */
+  generation: string;
+  /** Changes whenever entries may have: the Entry table's generation where the database tells it. */
+  entries: string;
+  /** The earliest `publishedAt` after `now` of a published entry, as of this reading; null: none. */
+  nextPublish(): Promise<number | null>;
+}
+
 /**
  * A generation read before the database is connected: a value never seen again, so nothing is kept.
  * `connected` installs the real one once the adapter exists (Prisma connects at its first query).
  */
-export function lateGeneration(): { generation: Generation; connected(real: Generation): void } {
-  let real: Generation | undefined;
+export function lateGeneration(): {
+  generation: DatabaseGeneration;
+  connected(real: DatabaseGeneration): void;
+} {
+  let real: DatabaseGeneration | undefined;
   let unconnected = 0;
   const generation = () => (real ? real() : Promise.resolve(`unconnected.${unconnected++}`));
   generation.of = async (tables: readonly string[], current: () => Promise<string>) =>
     real ? real.of(tables, current) : `unconnected.${unconnected++}`;
+  generation.scheduleReading = async (now: number): Promise<ScheduleReading> => {
+    if (real) return real.scheduleReading(now);
+    const never = `unconnected.${unconnected++}`;
+    return { generation: never, entries: never, nextPublish: async () => null };
+  };
   return {
     generation,
     connected: (connectedGeneration) => {
@@ -43,15 +68,46 @@ type Adapter = {
  * SQLite: this connection's writes are counted per table (after each write statement and again at its
  * transaction's end, when it is visible), and `PRAGMA data_version` changes when another connection (the
  * CLI, a second process on the file) commits, whatever it wrote. Reading it costs microseconds.
+ * The next publish moment is read only when the Entry table's generation changed (schedule.ts), on this
+ * connection directly: a read waiting behind an open transaction (sqlite-adapter.ts) could wait for the
+ * very request that asked. Inside a transaction it may see that transaction's writes; its end changes
+ * the Entry table's generation again, so what was read is read anew.
  */
-export function sqliteGeneration(adapter: Adapter, client: Database.Database): Generation {
+export function sqliteGeneration(adapter: Adapter, client: Database.Database): DatabaseGeneration {
   const dataVersion = client.prepare("PRAGMA data_version").pluck();
+  // The adapter's prepare is wrapped later (sqlite-adapter.ts); this one is better-sqlite3's own.
+  const prepare = client.prepare.bind(client);
+  let nextPublish: Database.Statement | undefined;
   const writes = new TableWrites(client);
   countWrites(adapter, writes);
   const generation = async () => `${writes.generation()}.${dataVersion.get() as number}`;
   generation.of = async (tables: readonly string[]) =>
     `${writes.generation(tables)}.${dataVersion.get() as number}`;
+  generation.scheduleReading = async (now: number): Promise<ScheduleReading> => {
+    const version = dataVersion.get() as number;
+    return {
+      generation: `${writes.generation()}.${version}`,
+      entries: `${writes.generation(ENTRY_TABLE)}.${version}`,
+      nextPublish: async () => {
+        // Prepared on first use: the table exists once the database is migrated, not at connect.
+        nextPublish ??= prepare(NEXT_PUBLISH_SQLITE).pluck();
+        const found = nextPublish.get(sqliteDateTime(now)) as string | number | null | undefined;
+        return found == null ? null : new Date(found).getTime();
+      },
+    };
+  };
   return generation;
+}
+
+const ENTRY_TABLE = ["Entry"] as const;
+
+// Served by the index on (published, publishedAt): one index seek.
+const NEXT_PUBLISH_SQLITE = `SELECT "publishedAt" FROM "Entry" WHERE "published" = 1 AND "publishedAt" > ?
+  ORDER BY "publishedAt" LIMIT 1`;
+
+/** A time as Prisma's SQLite adapter stores DateTime columns (ISO 8601 text), so that text order is time order. */
+function sqliteDateTime(time: number): string {
+  return new Date(time).toISOString().replace("Z", "+00:00");
 }
 
 /** The tables whose every write adds to `LookupTablesVersion` on PostgreSQL (its migration's triggers). */
@@ -62,9 +118,13 @@ const LOOKUP_TABLES: ReadonlySet<string> = new Set(["Account", "ApiToken", "Coll
  * session starts (xmax) or ends (it leaves the in-progress list), so a commit by another server process
  * is seen by the next request here. Read-only transactions take no transaction ID and change nothing.
  * The same query reads the lookup tables' version, which only their own writes change: the generation of
- * any of those tables.
+ * any of those tables. The next publish moment is a query of its own, made only when the snapshot
+ * changed (schedule.ts): added to the generation's query it would cost every request its planning (the
+ * Entry table has many indexes to weigh), some 0.1 ms.
  */
-export function postgresGeneration(adapter: Adapter & { queryRaw(query: unknown): Promise<unknown> }) {
+export function postgresGeneration(
+  adapter: Adapter & { queryRaw(query: unknown): Promise<unknown> },
+): DatabaseGeneration {
   const query = {
     sql: `SELECT pg_current_snapshot()::text,
       (SELECT sum("version") FROM "LookupTablesVersion")::text`,
@@ -83,8 +143,28 @@ export function postgresGeneration(adapter: Adapter & { queryRaw(query: unknown)
     const lookup = (await current()).split("/")[1];
     return lookup ? `lookup.${lookup}` : undefined;
   };
+  generation.scheduleReading = async (now: number): Promise<ScheduleReading> => {
+    const whole = await generation();
+    return {
+      generation: whole,
+      entries: whole,
+      nextPublish: async () => {
+        const result = (await queryRaw({
+          sql: NEXT_PUBLISH_POSTGRES,
+          args: [new Date(now).toISOString()],
+          argTypes: [{ scalarType: "string", arity: "scalar" }],
+        })) as { rows: unknown[][] };
+        const next = result.rows[0]?.[0];
+        return next == null ? null : Number(next);
+      },
+    };
+  };
   return generation;
 }
+
+// Served by the index on (published, publishedAt): one index seek. publishedAt is a UTC timestamp.
+const NEXT_PUBLISH_POSTGRES = `SELECT (extract(epoch FROM "publishedAt") * 1000)::bigint::text FROM "Entry"
+  WHERE "published" AND "publishedAt" > ($1::timestamptz AT TIME ZONE 'UTC') ORDER BY "publishedAt" LIMIT 1`;
 
 const reads = /^\s*SELECT\b/i;
 

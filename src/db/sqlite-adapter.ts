@@ -4,7 +4,7 @@
 // prepared statements: the adapter prepares every query anew, which SQLite parses and plans each time.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
-import { type Generation, sqliteGeneration } from "./generation.ts";
+import { type DatabaseGeneration, sqliteGeneration } from "./generation.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Adapter = Awaited<ReturnType<Factory["connect"]>>;
@@ -12,7 +12,7 @@ type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
 
 export function serializedSqlite(
   file: string,
-  options: { keepStatistics: boolean; connected(generation: Generation): void },
+  options: { keepStatistics: boolean; connected(generation: DatabaseGeneration): void },
 ): Factory {
   prepareFile(file);
   const factory = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });

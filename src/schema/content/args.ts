@@ -34,7 +34,7 @@ export interface ListPlan {
   keys: SortKey[];
 }
 
-/** The published entries of the collection that match the filters, and their order. */
+/** The visible entries of the collection (site/scope.ts) that match the filters, and their order. */
 export async function planList(ctx: Context, args: ListQuery): Promise<ListPlan> {
   const scope = await accountScope(ctx, args.account_id);
   const collection = await contentCollection(ctx, scope, args.collection);
@@ -44,6 +44,6 @@ export async function planList(ctx: Context, args: ListQuery): Promise<ListPlan>
     { collectionId: collection.id, fields: collection.fields },
     args.filter,
   );
-  const where = { ...scope, ...visible, collectionId: collection.id, AND: conditions };
+  const where = { ...scope, ...(await visible(ctx)), collectionId: collection.id, AND: conditions };
   return { scope, collection, where, keys };
 }

@@ -23,12 +23,13 @@ builder.queryField("contentEntry", (t) =>
     },
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id);
+      const shown = await visible(ctx);
       if (args.path != null) {
         if (args.collection != null || args.handle != null)
           throw ApiError.invalid("path", "give either path, or collection and handle");
         return ctx.db.entry.findFirst({
           ...query,
-          where: { ...scope, ...visible, contentPath: args.path },
+          where: { ...scope, ...shown, contentPath: args.path },
           orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         });
       }
@@ -38,7 +39,7 @@ builder.queryField("contentEntry", (t) =>
         ...query,
         where: {
           ...scope,
-          ...visible,
+          ...shown,
           handle: args.handle,
           collection: { ...scope, ...idOrHandle(args.collection, prefixes.collection) },
         },

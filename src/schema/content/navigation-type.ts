@@ -7,6 +7,7 @@ import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
 import { readNavigationForests } from "../navigation-items/read.ts";
 import { type Forest, itemUrl, type LinkedEntry } from "../navigation-items/tree.ts";
+import { visible } from "../site/scope.ts";
 
 export interface NavigationNode {
   id: string;
@@ -67,6 +68,7 @@ export async function navigationTrees(
   const { forests, linked } = await readNavigationForests(
     ctx.db,
     scope,
+    await visible(ctx),
     navigations.map((navigation) => navigation.id),
   );
   return navigations.map((navigation) => ({

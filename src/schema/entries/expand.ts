@@ -6,6 +6,7 @@ import { assetUrl } from "../assets/names.ts";
 import { type FieldDefinition, readFields } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import type { ReferencedAsset, ReferencedEntry } from "../loaders.ts";
+import { isVisibleAt, publicTime } from "../site/scope.ts";
 import { isAssetId } from "./media.ts";
 import { isPlainObject } from "./values.ts";
 
@@ -14,6 +15,7 @@ export async function expandValues(
   accountId: string,
   fields: FieldDefinition[],
   data: unknown,
+  /** publishedOnly: only references to entries the public may see (site/scope.ts: published and due). */
   options: { publishedOnly?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const values = await resolveImages(ctx, accountId, fields, data);
@@ -24,6 +26,8 @@ export async function expandValues(
   const idsOf = (stored: unknown) =>
     (Array.isArray(stored) ? stored : [stored]).filter((id): id is string => typeof id === "string");
   const loaded = await loader.loadMany(entityFields.flatMap((field) => idsOf(values[field.handle])));
+  // The public's view leaves out references to entries it may not see (unpublished or scheduled).
+  const asOf = options.publishedOnly && loaded.length > 0 ? await publicTime(ctx) : undefined;
   const byId = new Map<string, ReferencedEntry>();
   for (const entry of loaded) if (isEntry(entry)) byId.set(entry.id, entry);
   await Promise.all(
@@ -31,7 +35,7 @@ export async function expandValues(
       const stored = values[field.handle];
       const entries = idsOf(stored)
         .map((id) => byId.get(id))
-        .filter((entry): entry is ReferencedEntry => !!entry && (entry.published || !options.publishedOnly));
+        .filter((entry): entry is ReferencedEntry => !!entry && (!asOf || isVisibleAt(entry, asOf)));
       const expanded = await Promise.all(
         entries.map(async (entry) =>
           expandEntry({

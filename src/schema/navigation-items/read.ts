@@ -1,6 +1,7 @@
 // Reading a navigation's items: all of them in one query (trees are assembled in memory, see tree.ts),
 // and the entries linked items point at in one more.
 import type { Db } from "../../db/client.ts";
+import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import { ApiError } from "../errors.ts";
 import {
@@ -40,19 +41,21 @@ export interface NavigationForests {
 /**
  * The items of these navigations (without `navigationIds`: of all the account's) in one query, and the
  * entries they link to in one more. This is the public reading (site menus, contentNavigation), so only
- * published entries are linked: an item pointing at an unpublished entry reads like one whose entry is
- * gone (no entry, url null), revealing neither the entry nor its path.
+ * entries `shown` selects (site/scope.ts `visible`) are linked: an item pointing at an unpublished or
+ * scheduled entry reads like one whose entry is gone (no entry, url null), revealing neither the entry
+ * nor its path.
  */
 export async function readNavigationForests(
   db: Reader,
   scope: AccountScope,
+  shown: Prisma.EntryWhereInput,
   navigationIds?: readonly string[],
 ): Promise<NavigationForests> {
   const items = await db.navigationItem.findMany({
     where: { ...scope, ...(navigationIds && { navigationId: { in: [...navigationIds] } }) },
     select: { ...itemColumns, navigationId: true },
   });
-  const linked = await readLinkedEntries(db, scope, items, { published: true });
+  const linked = await readLinkedEntries(db, scope, items, shown);
   const byNavigation = new Map<string, ItemRow[]>();
   for (const item of items) {
     const rows = byNavigation.get(item.navigationId);
@@ -64,12 +67,12 @@ export async function readNavigationForests(
   return { forests, linked };
 }
 
-/** The entries these items link to, by ID; `only` narrows them (the public reading: published ones). */
+/** The entries these items link to, by ID; `only` narrows them (the public reading: visible ones). */
 export async function readLinkedEntries(
   db: Reader,
   scope: AccountScope,
   rows: Iterable<ItemRow>,
-  only: { published?: true } = {},
+  only: Prisma.EntryWhereInput = {},
 ): Promise<Map<string, LinkedEntry>> {
   const ids = new Set<string>();
   for (const row of rows) if (row.entryId) ids.add(row.entryId);

@@ -7,6 +7,7 @@ import type { Context } from "../context.ts";
 import { expandValues } from "../entries/expand.ts";
 import { readNavigationForests } from "../navigation-items/read.ts";
 import { type Forest, type ItemRow, itemUrl, type LinkedEntry } from "../navigation-items/tree.ts";
+import { visible } from "./scope.ts";
 
 export async function siteGlobals(
   ctx: Context,
@@ -45,7 +46,7 @@ export async function siteNavigations(
 ): Promise<Record<string, MenuItem[]>> {
   const [navigations, { forests, linked }] = await Promise.all([
     ctx.db.navigation.findMany({ where: scope, select: { id: true, handle: true } }),
-    readNavigationForests(ctx.db, scope),
+    visible(ctx).then((shown) => readNavigationForests(ctx.db, scope, shown)),
   ]);
   return Object.fromEntries(
     navigations.map((navigation) => [navigation.handle, menu(forests.get(navigation.id), null, linked)]),

@@ -60,14 +60,14 @@ export interface EntryPage {
   entry: EntryDrop;
 }
 
-/** The page of the published entry at `path`, or null. */
+/** The page of the visible entry at `path` (published, and not scheduled for later), or null. */
 export async function entryPageAt(
   ctx: Context,
   scope: AccountScope,
   path: string,
 ): Promise<EntryPage | null> {
   const row = await ctx.db.entry.findFirst({
-    where: { ...scope, ...visible, contentPath: path },
+    where: { ...scope, ...(await visible(ctx)), contentPath: path },
     orderBy: { createdAt: "asc" },
     select: siteEntrySelect,
   });

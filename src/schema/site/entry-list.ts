@@ -57,7 +57,7 @@ export async function entryList(
   if (!collection) return null;
   const perPage = perPageOf(args.per_page);
   const page = Math.max(1, Math.min(Math.floor(args.page ?? 1) || 1, 1_000_000));
-  const where = { ...scope, ...visible, collectionId: collection.id };
+  const where = { ...scope, ...(await visible(ctx)), collectionId: collection.id };
   const [total, rows] = await Promise.all([
     ctx.db.entry.count({ where }),
     ctx.db.entry.findMany({

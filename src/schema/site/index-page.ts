@@ -41,7 +41,7 @@ export async function indexAt(
   });
   const collection = candidates.find((candidate) => trimSlashes(candidate.indexRouting ?? "") === wanted);
   if (!collection?.indexTemplateHandle) return null;
-  const where = { ...scope, ...visible, collectionId: collection.id };
+  const where = { ...scope, ...(await visible(ctx)), collectionId: collection.id };
   const perPage = collection.indexPerPage;
   const [total, rows] = await Promise.all([
     ctx.db.entry.count({ where }),

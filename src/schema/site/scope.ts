@@ -1,6 +1,48 @@
 // The public site's access rule: the account named by the Host (ctx.site(), the root of every site
-// query, whose ID is the account filter) and, among entries, only the published ones. A preview
-// (preview.ts) names the account by a token allowed to read it instead, and may show any entry.
+// query, whose ID is the account filter) and, among entries, only the visible ones: published, and not
+// scheduled for later (a `published_at` after now). A preview (preview.ts) names the account by a token
+// allowed to read it instead, and may show any entry. Every public read of entries (the site, the
+// content queries, navigation links, expanded references) goes through this rule.
+import { scheduledAsOf } from "../../db/schedule.ts";
+import type { Prisma } from "../../generated/sqlite/client.ts";
+import type { Context } from "../context.ts";
 
-/** Entries a visitor may see. */
-export const visible = { published: true } as const;
+/**
+ * Entries a visitor may see as of `asOf`. It holds an OR: spread it into a where-clause without one of
+ * its own (or combine both under AND).
+ */
+export function visibleAt(asOf: Date) {
+  return {
+    published: true,
+    OR: [{ publishedAt: null }, { publishedAt: { lte: asOf } }],
+  } satisfies Prisma.EntryWhereInput;
+}
+
+/** Entries a visitor may see now (as of `publicTime`). */
+export async function visible(ctx: Pick<Context, "generation">): Promise<ReturnType<typeof visibleAt>> {
+  return visibleAt(await publicTime(ctx));
+}
+
+/** The same rule for an entry already read (a referenced entry being expanded). */
+export function isVisibleAt(entry: { published: boolean; publishedAt: Date | null }, asOf: Date): boolean {
+  return entry.published && (entry.publishedAt === null || entry.publishedAt <= asOf);
+}
+
+const requestTimes = new WeakMap<object, Date>();
+
+/**
+ * The moment a request's public reads are made as of: the start of the schedule epoch its data
+ * generation names (src/db/schedule.ts), so that answers kept under that generation are right until
+ * the next entry is due. Without a read cache (the CLI, counted queries) nothing is kept: the time of
+ * the request's first public read.
+ */
+export async function publicTime(ctx: Pick<Context, "generation">): Promise<Date> {
+  const asOf = scheduledAsOf(await ctx.generation());
+  if (asOf) return asOf;
+  let time = requestTimes.get(ctx);
+  if (!time) {
+    time = new Date();
+    requestTimes.set(ctx, time);
+  }
+  return time;
+}

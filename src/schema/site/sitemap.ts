@@ -14,9 +14,10 @@ export interface SitemapUrl {
 const SITEMAP_LIMIT = 50_000;
 
 export async function sitemapUrls(ctx: Context, scope: AccountScope): Promise<SitemapUrl[]> {
+  const shown = await visible(ctx);
   const [entries, indexes] = await Promise.all([
     ctx.db.entry.findMany({
-      where: { ...scope, ...visible, includeInSitemap: true },
+      where: { ...scope, ...shown, includeInSitemap: true },
       select: { contentPath: true, updatedAt: true },
       orderBy: { contentPath: "asc" },
       take: SITEMAP_LIMIT,
@@ -54,7 +55,7 @@ export async function feedAt(ctx: Context, scope: AccountScope, path: string): P
   );
   if (!collection) return null;
   const entries = await ctx.db.entry.findMany({
-    where: { ...scope, ...visible, collectionId: collection.id },
+    where: { ...scope, ...(await visible(ctx)), collectionId: collection.id },
     orderBy: [...publishedAtOrder("desc"), { createdAt: "desc" }],
     take: collection.feedLimit,
     select: { id: true, title: true, contentPath: true, publishedAt: true, createdAt: true },
