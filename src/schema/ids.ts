@@ -15,6 +15,7 @@ export const prefixes = {
   asset: "acass_",
   template: "tmplt_",
   trashItem: "trash_",
+  revision: "rev_",
 } as const;
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";

@@ -1,6 +1,6 @@
 // The entry's routing override (content-api.md: read-only in REST, "set in the dashboard or through a
 // separate tool interface"): a GraphQL-only mutation. The override replaces the collection routing in
-// the entry's content_path; null clears it and the routing applies again.
+// the entry's content_path; null clears it and the routing applies again. A change records a revision.
 import { z } from "zod";
 import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
@@ -9,6 +9,9 @@ import { findCollection } from "../collections/find.ts";
 import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
+import { pruneLater } from "../revisions/prune.ts";
+import { recordRevision, recordsRevisions, retryOnClash, revisionAuthor } from "../revisions/record.ts";
+import { entryState } from "../revisions/state.ts";
 import { refreshPaths } from "./paths.ts";
 import { EntryRef } from "./type.ts";
 
@@ -67,14 +70,24 @@ builder.mutationField("entryRoutingUpdate", (t) =>
         if (taken)
           throw ApiError.invalid("routing_override", `is already the path of entry '${taken.handle}'`);
       }
-      await ctx.db.$transaction(async (tx) => {
-        // The version bump makes a concurrent entry update retry on the new override.
-        await tx.entry.update({
-          where: { id: entry.id },
-          data: { routingOverride: override, version: { increment: 1 } },
-        });
-        await refreshPaths(tx, collection.id, [entry.id]);
-      });
+      const tokenId = recordsRevisions(ctx) ? await revisionAuthor(ctx) : null;
+      let revision = 0;
+      await retryOnClash(() =>
+        ctx.db.$transaction(async (tx) => {
+          // The version bump makes a concurrent entry update retry on the new override.
+          await tx.entry.update({
+            where: { id: entry.id },
+            data: { routingOverride: override, version: { increment: 1 } },
+          });
+          await refreshPaths(tx, collection.id, [entry.id]);
+          if (!recordsRevisions(ctx)) return;
+          // A rare write: the row is read back for its state (its path is only known after the refresh).
+          const row = await tx.entry.findUniqueOrThrow({ where: { id: entry.id } });
+          const recording = { ...scope, recordType: "entry" as const, recordId: entry.id, tokenId };
+          revision = await recordRevision(tx, { ...recording, state: entryState(row), at: row.updatedAt });
+        }),
+      );
+      if (revision > 0) pruneLater(ctx, entry.id, revision);
       return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id: entry.id } });
     },
   }),

@@ -1,6 +1,7 @@
 // Writing an entry row with its references and content path. Updates are compare-and-set on `version`:
 // a writer that lost the race gets `false` and retries on the fresh row, so concurrent writers of
-// different fields never drop each other's values.
+// different fields never drop each other's values. Each write records a revision of the entry in its
+// own transaction (revisions/record.ts), built from what the write knows rather than read back.
 import type { Entry } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import type { CollectionRow } from "../collections/find.ts";
@@ -10,6 +11,16 @@ import { ApiError } from "../errors.ts";
 import { type Selection, withHeldRelations } from "../held-relations.ts";
 import { newId, prefixes } from "../ids.ts";
 import { toJson } from "../json.ts";
+import { pruneLater } from "../revisions/prune.ts";
+import {
+  firstRevision,
+  type Recording,
+  RevisionClash,
+  recordRevision,
+  recordsRevisions,
+  revisionAuthor,
+} from "../revisions/record.ts";
+import { type EntryRow, entryState } from "../revisions/state.ts";
 import type { EntryCreate, EntryUpdate } from "./inputs.ts";
 import { contentPath, type PathEntry, refreshChildPaths } from "./paths.ts";
 import type { PreparedEntry } from "./prepare.ts";
@@ -18,6 +29,12 @@ import type { PreparedEntry } from "./prepare.ts";
 export const storedEntrySelect = {
   id: true,
   handle: true,
+  title: true,
+  published: true,
+  includeInSitemap: true,
+  position: true,
+  templateHandle: true,
+  layoutHandle: true,
   publishedAt: true,
   createdAt: true,
   routingOverride: true,
@@ -33,6 +50,13 @@ export type EntryQuery = Selection;
 
 export interface StoredEntry extends PathEntry {
   id: string;
+  title: string;
+  published: boolean;
+  includeInSitemap: boolean;
+  position: number;
+  templateHandle: string | null;
+  layoutHandle: string | null;
+  blueprintId: string;
   data: unknown;
   version: number;
   references: { field: string; toId: string }[];
@@ -64,29 +88,52 @@ export async function insertEntry(
     ids.map((toId) => ({ ...scope, field, toId })),
   );
   const answer = withHeldRelations(query, held);
-  const entry = await ctx.db.entry.create({
-    ...answer.query,
-    data: {
-      id: newId(prefixes.entry),
-      ...scope,
-      collectionId: collection.id,
-      blueprintId: prepared.blueprint.id,
-      handle: input.handle,
-      title: input.title,
-      published: input.published ?? true,
-      publishedAt: settled.publishedAt,
-      includeInSitemap: input.include_in_sitemap ?? true,
-      position: input.position ?? 0,
-      templateHandle: input.template_handle ?? null,
-      layoutHandle: input.layout_handle ?? null,
-      contentPath: path,
-      data: toJson(mergeValues({}, prepared.values)),
-      createdAt: now,
-      updatedAt: now,
-      ...(references.length > 0 && { references: { createMany: { data: references } } }),
-    },
+  const row: EntryRow = {
+    id: newId(prefixes.entry),
+    collectionId: collection.id,
+    blueprintId: prepared.blueprint.id,
+    handle: input.handle,
+    title: input.title,
+    published: input.published ?? true,
+    publishedAt: settled.publishedAt,
+    includeInSitemap: input.include_in_sitemap ?? true,
+    position: input.position ?? 0,
+    templateHandle: input.template_handle ?? null,
+    layoutHandle: input.layout_handle ?? null,
+    contentPath: path,
+    routingOverride: null,
+    createdAt: now,
+    updatedAt: now,
+    data: mergeValues({}, prepared.values),
+  };
+  const data = {
+    ...row,
+    ...scope,
+    data: toJson(row.data),
+    ...(references.length > 0 && { references: { createMany: { data: references } } }),
+  };
+  if (!recordsRevisions(ctx))
+    return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
+  const recording = await entryRecording(ctx, scope.accountId, row);
+  // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
+  const entry = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.entry.create({ ...answer.query, data });
+    await tx.revision.create({ data: firstRevision(recording) });
+    return created;
   });
   return answer.attach(entry) as Entry;
+}
+
+async function entryRecording(ctx: Context, accountId: string, row: EntryRow): Promise<Recording> {
+  const tokenId = await revisionAuthor(ctx);
+  return {
+    accountId,
+    recordType: "entry",
+    recordId: row.id,
+    tokenId,
+    state: entryState(row),
+    at: row.updatedAt,
+  };
 }
 
 /** Returns false when another writer changed the entry since `stored` was read. */
@@ -105,23 +152,27 @@ export async function updateEntry(
     routingOverride: stored.routingOverride,
   };
   const path = await settlePath(ctx, scope, collection, settled, prepared.references, stored.references);
-  const written = await ctx.db.$transaction(async (tx) => {
+  const changes = {
+    ...(input.handle != null && { handle: input.handle }),
+    ...(input.title != null && { title: input.title }),
+    ...(input.published != null && { published: input.published }),
+    ...(input.published_at !== undefined && { publishedAt: input.published_at }),
+    ...(input.include_in_sitemap != null && { includeInSitemap: input.include_in_sitemap }),
+    ...(input.position != null && { position: input.position }),
+    ...(input.template_handle !== undefined && { templateHandle: input.template_handle }),
+    ...(input.layout_handle !== undefined && { layoutHandle: input.layout_handle }),
+    contentPath: path,
+    data: mergeValues(stored.data, prepared.values),
+    updatedAt: new Date(),
+  };
+  // The entry as the write leaves it (the stored row's other keys are ignored by entryState).
+  const after: EntryRow = { ...stored, collectionId: collection.id, ...changes };
+  const recording = recordsRevisions(ctx) ? await entryRecording(ctx, scope.accountId, after) : undefined;
+  let revision = 0;
+  const write = ctx.db.$transaction(async (tx) => {
     const { count } = await tx.entry.updateMany({
       where: { id: stored.id, version: stored.version },
-      data: {
-        ...(input.handle != null && { handle: input.handle }),
-        ...(input.title != null && { title: input.title }),
-        ...(input.published != null && { published: input.published }),
-        ...(input.published_at !== undefined && { publishedAt: input.published_at }),
-        ...(input.include_in_sitemap != null && { includeInSitemap: input.include_in_sitemap }),
-        ...(input.position != null && { position: input.position }),
-        ...(input.template_handle !== undefined && { templateHandle: input.template_handle }),
-        ...(input.layout_handle !== undefined && { layoutHandle: input.layout_handle }),
-        contentPath: path,
-        data: toJson(mergeValues(stored.data, prepared.values)),
-        version: { increment: 1 },
-        updatedAt: new Date(),
-      },
+      data: { ...changes, data: toJson(changes.data), version: { increment: 1 } },
     });
     if (count === 0) return false;
     for (const [field, ids] of prepared.references) {
@@ -133,8 +184,15 @@ export async function updateEntry(
       }
     }
     if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);
+    if (recording) revision = await recordRevision(tx, recording);
     return true;
   });
+  // A clash rolled the write back: it is retried like a lost compare-and-set.
+  const written = await write.catch((error: unknown) => {
+    if (error instanceof RevisionClash) return false;
+    throw error;
+  });
+  if (revision > 0 && written) pruneLater(ctx, stored.id, revision);
   // Entries resolved before the write were kept in the loader: this entry and its children changed, or
   // another writer won and the retry must read afresh.
   ctx.loaders.entries(scope.accountId).clearAll();

@@ -1,5 +1,5 @@
-// POST /globals: creates the global and its own blueprint in one transaction. Always creates: a handle
-// the account already uses is a 422 on `handle`.
+// POST /globals: creates the global and its own blueprint in one transaction, with its first revision.
+// Always creates: a handle the account already uses is a 422 on `handle`.
 import { accountScope } from "../access.ts";
 import { accountArg } from "../args.ts";
 import { defineFields, type FieldInput } from "../blueprints/fields.ts";
@@ -8,6 +8,8 @@ import { ApiError, Problems } from "../errors.ts";
 import { newId, prefixes } from "../ids.ts";
 import { toJson } from "../json.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { firstRevision, recordsRevisions, revisionAuthor } from "../revisions/record.ts";
+import { globalState } from "../revisions/state.ts";
 import { blueprintHandleOf, globalHandleFromName } from "./handles.ts";
 import { GlobalCreateInput } from "./inputs.ts";
 import { GlobalRef } from "./type.ts";
@@ -31,28 +33,40 @@ builder.mutationField("globalCreate", (t) =>
       const changes = await prepareValues(ctx, scope, definitions, values, problems);
       problems.throwIfAny();
       const id = newId(prefixes.global);
-      const blueprintId = newId(prefixes.blueprint);
+      const blueprint = {
+        id: newId(prefixes.blueprint),
+        handle: blueprintHandleOf(handle),
+        title: name,
+        fields: toJson(definitions),
+      };
+      const now = new Date();
+      const row = { id, handle, name, data: settleValues({}, changes, definitions, definitions) };
+      const state = globalState({ ...row, blueprint, createdAt: now, updatedAt: now });
+      const tokenId = recordsRevisions(ctx) ? await revisionAuthor(ctx) : null;
       try {
         await ctx.db.$transaction(async (tx) => {
-          await tx.blueprint.create({
-            data: {
-              ...scope,
-              id: blueprintId,
-              handle: blueprintHandleOf(handle),
-              title: name,
-              fields: toJson(definitions),
-            },
-          });
+          await tx.blueprint.create({ data: { ...scope, ...blueprint } });
           await tx.global.create({
             data: {
               ...scope,
-              id,
-              handle,
-              name,
-              blueprintId,
-              data: toJson(settleValues({}, changes, definitions, definitions)),
+              ...row,
+              blueprintId: blueprint.id,
+              data: toJson(row.data),
+              createdAt: now,
+              updatedAt: now,
             },
           });
+          if (recordsRevisions(ctx)) {
+            const recording = {
+              ...scope,
+              recordType: "global" as const,
+              recordId: id,
+              tokenId,
+              state,
+              at: now,
+            };
+            await tx.revision.create({ data: firstRevision(recording) });
+          }
         });
       } catch (error) {
         throw isUniqueViolation(error) ? globalHandleTaken() : error;

@@ -1,12 +1,23 @@
 // POST, PUT/PATCH and DELETE /templates. Handles are unique in the account (a second POST of one is a
-// 422); a rename follows into the collections and entries that use the template.
-import { accountScope } from "../access.ts";
+// 422); a rename follows into the collections and entries that use the template. Creates and updates
+// record a revision of the template in their transaction.
+import { type AccountScope, accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
+import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { generatedHandle, requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { pruneLater } from "../revisions/prune.ts";
+import {
+  firstRevision,
+  recordRevision,
+  recordsRevisions,
+  retryOnClash,
+  revisionAuthor,
+} from "../revisions/record.ts";
+import { templateState } from "../revisions/state.ts";
 import { trashTemplate } from "../trash/template.ts";
 import { findTemplate } from "./find.ts";
 import { TemplateCreateInput, TemplateUpdateInput } from "./inputs.ts";
@@ -25,17 +36,26 @@ builder.mutationField("templateCreate", (t) =>
       if (!title && !handle) throw ApiError.invalid("handle", "is required when no title is given");
       const finalHandle = handle ?? generatedHandle(ctx, title ?? "", "template");
       requireHandleStyle(ctx, "handle", finalHandle);
+      const now = new Date();
+      const row = {
+        id: newId(prefixes.template),
+        handle: finalHandle,
+        title: title ?? finalHandle,
+        kind: kind ?? "template",
+        html,
+        createdAt: now,
+        updatedAt: now,
+      };
       try {
-        return await ctx.db.template.create({
-          ...query,
-          data: {
-            ...scope,
-            id: newId(prefixes.template),
-            handle: finalHandle,
-            title: title ?? finalHandle,
-            kind: kind ?? "template",
-            html,
-          },
+        const data = { ...scope, ...row };
+        if (!recordsRevisions(ctx)) return await ctx.db.template.create({ ...query, data });
+        const tokenId = await revisionAuthor(ctx);
+        const recording = { ...scope, recordType: "template" as const, recordId: row.id, tokenId };
+        const revision = firstRevision({ ...recording, state: templateState(row), at: now });
+        return await ctx.db.$transaction(async (tx) => {
+          const template = await tx.template.create({ ...query, data });
+          await tx.revision.create({ data: revision });
+          return template;
         });
       } catch (error) {
         throw isUniqueViolation(error) ? handleTaken() : error;
@@ -43,6 +63,50 @@ builder.mutationField("templateCreate", (t) =>
     },
   }),
 );
+
+export type TemplateUpdate = typeof TemplateUpdateInput.$inferInput;
+
+/**
+ * Applies `input` to the template `id` names and returns its ID. Templates have no version to compare:
+ * the row's update orders concurrent writers, and one that still loses the revision number is retried.
+ */
+export async function applyTemplateUpdate(
+  ctx: Context,
+  scope: AccountScope,
+  id: string,
+  input: TemplateUpdate,
+): Promise<string> {
+  const stored = await findTemplate(ctx, scope, id);
+  const { title, handle, kind, html } = input;
+  if (handle != null && handle !== stored.handle) requireHandleStyle(ctx, "handle", handle);
+  const tokenId = recordsRevisions(ctx) ? await revisionAuthor(ctx) : null;
+  let revision = 0;
+  try {
+    await retryOnClash(() =>
+      ctx.db.$transaction(async (tx) => {
+        const row = await tx.template.update({
+          where: { id: stored.id },
+          data: {
+            ...(title != null && { title }),
+            ...(handle != null && { handle }),
+            ...(kind != null && { kind }),
+            ...(html != null && { html }),
+          },
+        });
+        if (handle != null && handle !== stored.handle)
+          await renameTemplateReferences(tx, scope, stored.handle, handle);
+        if (recordsRevisions(ctx)) {
+          const recording = { ...scope, recordType: "template" as const, recordId: row.id, tokenId };
+          revision = await recordRevision(tx, { ...recording, state: templateState(row), at: row.updatedAt });
+        }
+      }),
+    );
+  } catch (error) {
+    throw isUniqueViolation(error) ? handleTaken() : error;
+  }
+  if (revision > 0) pruneLater(ctx, stored.id, revision);
+  return stored.id;
+}
 
 builder.mutationField("templateUpdate", (t) =>
   t.prismaField({
@@ -54,27 +118,8 @@ builder.mutationField("templateUpdate", (t) =>
     },
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
-      const stored = await findTemplate(ctx, scope, args.id);
-      const { title, handle, kind, html } = args.input;
-      if (handle != null && handle !== stored.handle) requireHandleStyle(ctx, "handle", handle);
-      try {
-        await ctx.db.$transaction(async (tx) => {
-          await tx.template.update({
-            where: { id: stored.id },
-            data: {
-              ...(title != null && { title }),
-              ...(handle != null && { handle }),
-              ...(kind != null && { kind }),
-              ...(html != null && { html }),
-            },
-          });
-          if (handle != null && handle !== stored.handle)
-            await renameTemplateReferences(tx, scope, stored.handle, handle);
-        });
-      } catch (error) {
-        throw isUniqueViolation(error) ? handleTaken() : error;
-      }
-      return ctx.db.template.findUniqueOrThrow({ ...query, where: { id: stored.id } });
+      const id = await applyTemplateUpdate(ctx, scope, args.id, args.input);
+      return ctx.db.template.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 );
