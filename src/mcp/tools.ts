@@ -283,6 +283,78 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       shape: "deleted",
     }),
 
+    field({
+      name: "entries_revisions_list",
+      description: "List an entry's saved revisions (number, when, which token), newest first.",
+      field: "Query.entryRevisions",
+      names: { collection: "collection_id", handle: "id" },
+      described: byHandle("entry"),
+    }),
+    field({
+      name: "entries_revisions_get",
+      description: "Read one revision of an entry: its fields and values as they were then.",
+      field: "Query.entryRevision",
+      names: { collection: "collection_id", handle: "id" },
+      described: byHandle("entry"),
+    }),
+    field({
+      name: "entries_revisions_restore",
+      description:
+        "Put an entry back as it was in one of its revisions (the current state stays in history).",
+      field: "Mutation.entryRevisionRestore",
+      names: { collection: "collection_id", handle: "id" },
+      described: byHandle("entry"),
+      annotations: saves,
+      shape: "values",
+    }),
+    field({
+      name: "globals_revisions_list",
+      description: "List a global set's saved revisions (number, when, which token), newest first.",
+      field: "Query.globalRevisions",
+      names: { handle: "id" },
+      described: byHandle("global"),
+    }),
+    field({
+      name: "globals_revisions_get",
+      description: "Read one revision of a global set: its fields and values as they were then.",
+      field: "Query.globalRevision",
+      names: { handle: "id" },
+      described: byHandle("global"),
+    }),
+    field({
+      name: "globals_revisions_restore",
+      description:
+        "Put a global set back as it was in one of its revisions (the current state stays in history).",
+      field: "Mutation.globalRevisionRestore",
+      names: { handle: "id" },
+      described: byHandle("global"),
+      annotations: saves,
+      shape: "values",
+    }),
+    field({
+      name: "templates_revisions_list",
+      description: "List a Liquid template's saved revisions (number, when, which token), newest first.",
+      field: "Query.templateRevisions",
+      names: { handle: "id" },
+      described: byHandle("template"),
+    }),
+    field({
+      name: "templates_revisions_get",
+      description: "Read one revision of a Liquid template: its source as it was then.",
+      field: "Query.templateRevision",
+      names: { handle: "id" },
+      described: byHandle("template"),
+    }),
+    field({
+      name: "templates_revisions_restore",
+      description:
+        "Put a Liquid template back as it was in one of its revisions (the current source stays in history).",
+      field: "Mutation.templateRevisionRestore",
+      names: { handle: "id" },
+      described: byHandle("template"),
+      annotations: saves,
+    }),
+
     sitePreviewTool(schema),
   ];
 }

@@ -32,8 +32,9 @@ export function bodyToInput(
 }
 
 /**
- * Sofa coerces query parameters without naming the one that failed; integer parameters are checked here
- * first so that `?page=abc` is a 422 on `page`, like every other invalid value.
+ * Sofa coerces query and path parameters without naming the one that failed; integer parameters are
+ * checked here first so that `?page=abc` (or `/revisions/abc`) is a 422 on `page` (`revision`), like every
+ * other invalid value.
  */
 export function invalidQueryParameter(
   schema: GraphQLSchema,
@@ -42,8 +43,11 @@ export function invalidQueryParameter(
 ): ErrorDetail | undefined {
   const [kind, name = ""] = route.field.split(".");
   const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
+  const segments = url.pathname.slice("/v1".length).split("/");
+  const pathIndex = new Map(route.path.split("/").map((part, index) => [part, index]));
   for (const arg of root?.getFields()[name]?.args ?? []) {
-    const value = url.searchParams.get(arg.name);
+    const index = pathIndex.get(`:${arg.name}`);
+    const value = index !== undefined ? (segments[index] ?? null) : url.searchParams.get(arg.name);
     if (value === null || getNamedType(arg.type).name !== "Int") continue;
     if (!/^-?\d{1,9}$/.test(value.trim())) return { path: arg.name, message: "must be a whole number" };
   }

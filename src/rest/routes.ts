@@ -245,6 +245,73 @@ export const routes: Route[] = [
     answer: "deleted",
     summary: "Purge a trash item",
   },
+  // Revisions: every saved state of an entry, a global or a template, newest first; a restore answers the
+  // record as restored (and records a revision). A revision's `state` keeps its values under `values`.
+  {
+    method: "GET",
+    path: `${account}/collections/:collection_id/entries/:id/revisions`,
+    field: "Query.entryRevisions",
+    answer: "result",
+    summary: "List an entry's revisions",
+  },
+  {
+    method: "GET",
+    path: `${account}/collections/:collection_id/entries/:id/revisions/:revision`,
+    field: "Query.entryRevision",
+    answer: "result",
+    summary: "Get a revision of an entry",
+  },
+  {
+    method: "POST",
+    path: `${account}/collections/:collection_id/entries/:id/revisions/:revision/restore`,
+    field: "Mutation.entryRevisionRestore",
+    answer: "result",
+    spreadValues: true,
+    summary: "Restore an entry to a revision",
+  },
+  {
+    method: "GET",
+    path: `${account}/globals/:id/revisions`,
+    field: "Query.globalRevisions",
+    answer: "result",
+    summary: "List a global's revisions",
+  },
+  {
+    method: "GET",
+    path: `${account}/globals/:id/revisions/:revision`,
+    field: "Query.globalRevision",
+    answer: "result",
+    summary: "Get a revision of a global",
+  },
+  {
+    method: "POST",
+    path: `${account}/globals/:id/revisions/:revision/restore`,
+    field: "Mutation.globalRevisionRestore",
+    answer: "result",
+    spreadValues: true,
+    summary: "Restore a global to a revision",
+  },
+  {
+    method: "GET",
+    path: `${account}/templates/:id/revisions`,
+    field: "Query.templateRevisions",
+    answer: "result",
+    summary: "List a template's revisions",
+  },
+  {
+    method: "GET",
+    path: `${account}/templates/:id/revisions/:revision`,
+    field: "Query.templateRevision",
+    answer: "result",
+    summary: "Get a revision of a template",
+  },
+  {
+    method: "POST",
+    path: `${account}/templates/:id/revisions/:revision/restore`,
+    field: "Mutation.templateRevisionRestore",
+    answer: "result",
+    summary: "Restore a template to a revision",
+  },
 ];
 
 interface CompiledRoute extends Route {

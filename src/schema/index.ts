@@ -22,6 +22,7 @@ import "./navigation-items/index.ts";
 import "./forms/index.ts";
 import "./globals/index.ts";
 import "./assets/index.ts";
+import "./revisions/index.ts";
 import "./trash/index.ts";
 import "./site/type.ts";
 import "./site/preview.ts";
