@@ -1,6 +1,7 @@
 // `npm run bench [-- --pg] [-- --entries N] [-- --only a,b] [-- --profile]`: starts the real server on a
 // fresh database, seeds it (seed.ts), measures each workload (workloads.ts) and the bare baseline
-// (baseline.ts), prints a table and records the run in bench/results.json under its database.
+// (baseline.ts), then what recording revisions costs the writes (revisions.ts; `--only revisions` for that
+// alone), prints a table and records the run in bench/results.json under its database.
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
@@ -11,6 +12,7 @@ import { openDatabase } from "../src/db/client.ts";
 import { freshDatabase } from "./database.ts";
 import { cpuMsOf, memoryOf, root, startProcess, watchMemory } from "./processes.ts";
 import { printTable } from "./report.ts";
+import { printRevisionsCost, revisionsCost } from "./revisions.ts";
 import { seed } from "./seed.ts";
 import {
   entryRead,
@@ -93,6 +95,19 @@ try {
     const ratio = measured.requests_per_second / Math.max(baselineResult.requests_per_second, 1);
     results.push({ ...measured, ratio_to_baseline: Math.round(ratio * 1000) / 1000 });
   }
+  const writes = workloads.filter(
+    (workload) => workload.writes && (!only || only.includes(workload.name) || only.includes("revisions")),
+  );
+  const revisions =
+    writes.length === 0
+      ? []
+      : await revisionsCost(
+          { url: server.url, pid: serverPid },
+          { script: serverScript, nodeArgs: startArgs },
+          database,
+          seeded,
+          writes,
+        );
   const serverPeak = Math.round(memoryOf(serverPid)?.peakMb ?? 0);
   const record = {
     measured_at: new Date().toISOString(),
@@ -104,8 +119,10 @@ try {
     server_peak_rss_mb: serverPeak,
     baseline: baselineResult,
     workloads: results,
+    revisions,
   };
   printTable(record);
+  printRevisionsCost(revisions);
   if (!values["no-write"] && !only) save(record);
 } finally {
   memory.stop();

@@ -155,6 +155,25 @@ export const workloads: Workload[] = [
       };
     },
   },
+  {
+    // After the reads: it changes seeded posts (their title and summary), one after another.
+    name: "rest_update",
+    title: "REST update entry",
+    writes: true,
+    request: (seeded) => {
+      const handle = cycle(spread(seeded.postHandles));
+      let next = 0;
+      return {
+        method: "PUT",
+        headers: { ...auth(seeded), "content-type": "application/json" },
+        setupRequest: (request: any) => ({
+          ...request,
+          path: `${entriesPath(seeded)}/${handle()}`,
+          body: JSON.stringify({ title: `Updated ${next}`, summary: `Revised by the bench (${next++})` }),
+        }),
+      };
+    },
+  },
 ];
 
 export const settings = {
