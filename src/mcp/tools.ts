@@ -11,7 +11,7 @@ import { creates, deletes, saves, type Tool } from "./tool.ts";
 const collection = {
   name: "collection",
   arg: "collection_id",
-  description: "The collection's handle (e.g. blog).",
+  description: "The collection's handle (e.g. blog) or its prefix ID.",
 };
 const byHandle = (noun: string) => ({ handle: `The ${noun}'s handle (or its ID).` });
 
@@ -183,6 +183,7 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       description: "Upload a file from base64 `data` with its filename, into an optional folder `path`.",
       field: "Mutation.assetCreate",
       omit: ["upload"],
+      require: ["data"],
       annotations: creates,
     }),
     field({

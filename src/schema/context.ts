@@ -39,6 +39,8 @@ export interface Context {
   handleStyle: HandleStyle;
   /** Whether server-side fetches (assets from a URL) may reach private and loopback addresses. */
   outboundAllowPrivate: boolean;
+  /** How long a server-side fetch may take: less than the request's own timeout. */
+  outboundTimeoutMs: number;
   /**
    * The URL the request was made to, as the client sent it (scheme, Host and port; null in-process): a
    * preview link keeps its scheme and port on the account's domain.
@@ -74,6 +76,8 @@ export interface ContextDeps {
   reads?: ReadCache;
   /** OUTBOUND_ALLOW_PRIVATE; false without it. */
   outboundAllowPrivate?: boolean;
+  /** 20 s without it. */
+  outboundTimeoutMs?: number;
   /** The defaults without it (the CLI). */
   history?: HistorySettings;
 }
@@ -121,6 +125,7 @@ export function createContext(
     reads,
     handleStyle,
     outboundAllowPrivate: deps.outboundAllowPrivate ?? false,
+    outboundTimeoutMs: deps.outboundTimeoutMs ?? 20_000,
     requestUrl: request.url ?? null,
     history: deps.history ?? DEFAULT_HISTORY,
     caller: `${token ?? ""}\u0000${host}`,
