@@ -63,6 +63,11 @@ describe("the README walk-through", () => {
     expect(run.out).toMatch(/<label for="[^"]+">Email/);
   });
 
+  it("keeps an entry's revisions and makes a preview link on the account's site", () => {
+    expect(run.out).toContain("[2,1]");
+    expect(run.out).toMatch(/^http:\/\/acme\.test:\d+\/cms\/preview\/\S+$/m);
+  });
+
   it("imports 3,000 entries at full speed without a 429", () => {
     expect(run.out).toMatch(/^\s*3000 201$/m);
     expect(run.out).not.toMatch(/^\s*\d+ 429$/m);
