@@ -10,6 +10,7 @@ import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
 import { forwardedJson, readJsonObject } from "./body.ts";
 import { docsPage, swaggerUiFiles } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
+import { EXPORT_PATH, exportAnswer } from "./export.ts";
 import { keptAnswer } from "./kept-answers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { matchRoute, type Route } from "./routes.ts";
@@ -43,6 +44,9 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
     const swaggerUiFile = readsPage ? await swaggerUiFiles.serve(url.pathname) : undefined;
     if (swaggerUiFile) return swaggerUiFile;
     try {
+      // Streamed, so outside the route table (sofa answers one JSON value): see export.ts.
+      if (readsPage && EXPORT_PATH.test(url.pathname))
+        return await exportAnswer(ctx, accountOf(url), request.method === "HEAD");
       const route = matchRoute(request.method, url.pathname.slice("/v1".length));
       if (!route) {
         if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");

@@ -21,6 +21,7 @@ import {
   isUnionType,
 } from "graphql";
 import { inputType } from "./arguments.ts";
+import { EXPORT_TAG, exportPaths } from "./export-openapi.ts";
 import { type Route, routes } from "./routes.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -373,6 +374,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     };
   }
 
+  // Answered outside the route table (streamed): described on its own.
+  Object.assign(paths, exportPaths);
   Object.assign(schemas, navigationSchemas);
   schemas.Error = {
     type: "object",
@@ -413,7 +416,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     },
     servers: [{ url: "/v1", description: "Version 1" }],
     security: [{ bearerAuth: [] }],
-    tags: Object.values(tagOf).map((name) => ({ name })),
+    tags: [...Object.values(tagOf), EXPORT_TAG].map((name) => ({ name })),
     paths,
     components: {
       schemas: sortKeys(schemas),

@@ -1,0 +1,73 @@
+// The account's whole site as one YAML document, produced part by part so that a transport can stream
+// it: REST's GET /v1/accounts/:account_id/export.yaml and `cms export`. Sections come in the order an
+// import must create them in: collections (with their blueprints), standalone blueprints, templates,
+// assets, entries, navigations, forms, globals.
+import { accountScope } from "../access.ts";
+import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { assetsSection } from "./assets.ts";
+import { blueprintIndex, standaloneBlueprintsSection } from "./blueprints.ts";
+import { collectionsSection, readCollections } from "./collections.ts";
+import { entriesSection } from "./entries.ts";
+import { formsSection } from "./forms.ts";
+import { globalsSection } from "./globals.ts";
+import { countRecords, type ExportCounts, header, trailer } from "./header.ts";
+import { navigationsSection } from "./navigations.ts";
+import { templatesSection } from "./templates.ts";
+
+export { type AssetFile, assetFiles } from "./assets.ts";
+export { EXPORT_FORMAT } from "./header.ts";
+
+export interface ExportProgress {
+  entries: number;
+  assets: number;
+}
+
+export interface SiteExport {
+  /** Counted before the first part: a progress bar's totals. */
+  counts: ExportCounts;
+  /** The document's text, part by part; nothing is read before a part is asked for. */
+  parts: AsyncGenerator<string, void, undefined>;
+}
+
+/**
+ * Checks the caller may read the account (401/403 here, before any part is produced, so that a transport
+ * can still answer with an error status), then returns the document to pull. `onProgress` hears how many
+ * entries and assets have been written so far.
+ */
+export async function exportSite(
+  ctx: Context,
+  accountId: string,
+  onProgress: (done: ExportProgress) => void = () => {},
+): Promise<SiteExport> {
+  const scope = await accountScope(ctx, accountId, "read");
+  const account = await ctx.db.account.findUnique({
+    where: { id: accountId },
+    select: { name: true, domain: true },
+  });
+  if (!account) throw new ApiError(404, `no account ${accountId}`);
+  const source = account;
+  const counts = await countRecords(ctx, scope);
+  const done: ExportProgress = { entries: 0, assets: 0 };
+  async function* parts(): AsyncGenerator<string, void, undefined> {
+    yield header(source, counts);
+    const collections = await readCollections(ctx, scope);
+    yield collectionsSection(collections);
+    yield await standaloneBlueprintsSection(ctx, scope);
+    yield* templatesSection(ctx, scope);
+    yield* assetsSection(ctx, scope, () => {
+      done.assets++;
+      onProgress(done);
+    });
+    const blueprints = await blueprintIndex(ctx, scope);
+    yield* entriesSection(ctx, scope, collections, blueprints, (count) => {
+      done.entries += count;
+      onProgress(done);
+    });
+    yield await navigationsSection(ctx, scope);
+    yield await formsSection(ctx, scope);
+    yield await globalsSection(ctx, scope);
+    yield trailer();
+  }
+  return { counts, parts: parts() };
+}
