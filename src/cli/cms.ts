@@ -26,7 +26,7 @@ async function run(): Promise<void> {
     const strings = Object.fromEntries(
       Object.entries(values).filter(([, value]) => typeof value === "string"),
     );
-    const outcome = await chosen.run(database, strings as Record<string, string>).catch((error) => {
+    const outcome = await chosen.run(database, strings as Record<string, string>, config).catch((error) => {
       // A missing account is most often looked for in the wrong database: say which one was used.
       if (error instanceof ApiError && error.status === 404 && /\baccount\b/.test(error.message))
         throw new UsageError(`${error.message} in ${databaseName(config)}`);

@@ -1,5 +1,6 @@
 // What each `cms` command takes and does. Each only calls src/schema (or the theme installer) and says
 // what it made: `json` is printed with --json, `text` otherwise.
+import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { createAccount } from "../schema/accounts/create-account.ts";
 import { createToken } from "../schema/accounts/create-token.ts";
@@ -17,7 +18,7 @@ export interface Outcome {
 
 interface Command {
   options: Record<string, OptionSpec>;
-  run(database: Database, values: Record<string, string>): Promise<Outcome>;
+  run(database: Database, values: Record<string, string>, config: Config): Promise<Outcome>;
 }
 
 const json = { type: "boolean" } as const;
@@ -79,6 +80,17 @@ export const commands: Record<string, Command> = {
       return { json: { installed }, text, wrote: true };
     },
   },
+  export: {
+    options: { account: required, out: required, json },
+    async run(database, { account = "", out = "" }, config) {
+      // Loaded here only: the export brings in the schema and the archive writer.
+      const { exportToFile } = await import("./export.ts");
+      const summary = await exportToFile(database, config, account, out);
+      const missing = summary.missing_files ? `, ${summary.missing_files} asset files missing` : "";
+      const text = `exported ${summary.collections} collections, ${summary.entries} entries and ${summary.assets} assets to ${summary.file}${missing}`;
+      return { json: summary, text, wrote: false };
+    },
+  },
 };
 
 /** `cms mcp`: served by cms.ts itself, since it holds stdout for the protocol until stdin closes. */
@@ -91,5 +103,6 @@ export const usage = `usage:
   cms token list --account ACCOUNT_ID [--json]
   cms token revoke (--token TOKEN | --id TOKEN_ID)
   cms theme install --account ACCOUNT_ID [--name starter] [--json]
+  cms export --account ACCOUNT_ID --out FILE.yaml|FILE.tar.gz [--json]   the whole site (.tar.gz: with asset files)
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
 They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;
