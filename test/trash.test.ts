@@ -257,6 +257,77 @@ describe("each type: delete, list, restore, delete again, purge", () => {
   });
 });
 
+describe("a restore records a revision, as every create, update and restore does", () => {
+  /** Deletes `path`, restores its trash item, and answers the record's revisions before and after. */
+  async function deleteAndRestore(path: string, id: string) {
+    const before = ok(await client.get(`${path}/revisions`)).data;
+    expect((await client.delete(path)).status).toBe(204);
+    const restored = ok(await client.post(`/trash/${(await trashed(id)).id}/restore`));
+    const after = ok(await client.get(`${path}/revisions`)).data;
+    const [last] = before;
+    // Numbered after the record's last revision, which stayed while it was in the trash.
+    expect(after.map((revision: any) => revision.number)).toEqual([
+      last.number + 1,
+      ...before.map((revision: any) => revision.number),
+    ]);
+    expect(after[0]).toEqual({
+      number: last.number + 1,
+      created_at: expect.stringMatching(ISO),
+      token_id: last.token_id,
+    });
+    expect(last.token_id).toMatch(/^tok_/);
+    const newest = ok(await client.get(`${path}/revisions/${last.number + 1}`)).state;
+    // The record came back as it was deleted: its new revision's state is its last one's.
+    expect(newest).toEqual(ok(await client.get(`${path}/revisions/${last.number}`)).state);
+    return { record: restored.record, state: newest };
+  }
+
+  it("an entry's new revision holds the restored entry", async () => {
+    const entries = "/collections/pages/entries";
+    const created = ok(await client.post(entries, { title: "About", handle: "about" }), 201);
+    ok(await client.put(`${entries}/about`, { title: "About us" }));
+    const { record, state } = await deleteAndRestore(`${entries}/about`, created.id);
+    expect(record).toMatchObject({ id: created.id, title: "About us", content_path: "/about" });
+    expect(state).toMatchObject({
+      id: record.id,
+      handle: record.handle,
+      title: record.title,
+      published: record.published,
+      content_path: record.content_path,
+      routing_override: null,
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+      values: {},
+    });
+  });
+
+  it("a global's and a template's too", async () => {
+    const global = ok(
+      await client.post("/globals", {
+        name: "Footer",
+        handle: "footer",
+        fields: [{ handle: "note", type: "text" }],
+        note: "hi",
+      }),
+      201,
+    );
+    const restoredGlobal = await deleteAndRestore("/globals/footer", global.id);
+    expect(restoredGlobal.state).toMatchObject({ id: global.id, handle: "footer", values: { note: "hi" } });
+    expect(restoredGlobal.state.blueprint.fields.map((field: any) => field.handle)).toEqual(["note"]);
+
+    const template = ok(
+      await client.post("/templates", { handle: "badge", html: "<b>{{ title }}</b>" }),
+      201,
+    );
+    const restoredTemplate = await deleteAndRestore("/templates/badge", template.id);
+    expect(restoredTemplate.state).toMatchObject({
+      id: template.id,
+      handle: "badge",
+      html: "<b>{{ title }}</b>",
+    });
+  });
+});
+
 describe("refusals", () => {
   it("409 naming handle when the handle was taken meanwhile; nothing changes", async () => {
     const first = ok(

@@ -7,11 +7,14 @@ import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { pruneLater } from "../revisions/prune.ts";
+import { recordsRevisions, retryOnClash, revisionAuthor } from "../revisions/record.ts";
 import { restoreAsset } from "./asset.ts";
 import { restoreEntry } from "./entry.ts";
 import { restoreForm } from "./form.ts";
 import { restoreGlobal } from "./global.ts";
 import { restoreNavigation } from "./navigation.ts";
+import { hasRevisions, recordRestore } from "./revision.ts";
 import type { TrashType, Tx } from "./store.ts";
 import { restoreTemplate } from "./template.ts";
 import { TrashRestorePayloadRef } from "./type.ts";
@@ -56,14 +59,24 @@ builder.mutationField("trashRestore", (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
-      const restored = await ctx.db.$transaction(async (tx) => {
-        const item = await tx.trashItem.findFirst({ where: { ...scope, id: args.id } });
-        // Taken out first: a concurrent restore or purge of the same item then finds nothing.
-        const taken = item && (await tx.trashItem.deleteMany({ where: { id: item.id } }));
-        if (!item || !taken?.count) throw ApiError.notFound("Trash item");
-        const type = item.recordType as TrashType;
-        return { type, id: await restorers[type](tx, scope, item.snapshot) };
-      });
+      const tokenId = recordsRevisions(ctx) ? await revisionAuthor(ctx) : null;
+      let revision = 0;
+      // A clash on the revision number rolls the whole restore back (the item goes back in the trash).
+      const restored = await retryOnClash(() =>
+        ctx.db.$transaction(async (tx) => {
+          const item = await tx.trashItem.findFirst({ where: { ...scope, id: args.id } });
+          // Taken out first: a concurrent restore or purge of the same item then finds nothing.
+          const taken = item && (await tx.trashItem.deleteMany({ where: { id: item.id } }));
+          if (!item || !taken?.count) throw ApiError.notFound("Trash item");
+          const type = item.recordType as TrashType;
+          const id = await restorers[type](tx, scope, item.snapshot);
+          // Restoring an entry, a global or a template records a revision, as a save does (revision.ts).
+          if (hasRevisions(type) && recordsRevisions(ctx))
+            revision = await recordRestore(tx, { scope, type, id, tokenId, at: new Date() });
+          return { type, id };
+        }),
+      );
+      if (revision > 0) pruneLater(ctx, restored.id, revision);
       // Entries read earlier in this request (none, usually) may be remembered as missing.
       ctx.loaders.entries(scope.accountId).clearAll();
       return { type: restored.type, record: await readRecord(ctx, restored.type, restored.id) };
