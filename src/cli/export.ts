@@ -2,7 +2,6 @@
 // exportSite), written to FILE.yaml, or to FILE.tar.gz as `site.yaml` plus every asset's bytes under
 // `assets/<folder>/<filename>`. The file appears whole or not at all: it is written beside itself and
 // renamed at the end.
-import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -98,7 +97,6 @@ async function addFile(pack: Pack, name: string, size: number, bytes: Readable):
   const entry = pack.entry({ name, size, mode: 0o644, mtime: new Date() }, (error?: Error | null) =>
     settle(error),
   );
-  for await (const chunk of bytes) if (!entry.write(chunk)) await once(entry, "drain");
-  entry.end();
+  await pipeline(bytes, entry);
   await added;
 }
