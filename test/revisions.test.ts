@@ -202,6 +202,49 @@ describe("entry revisions", () => {
     const list = ok(await client.get(`${entries}/racy/revisions`));
     expect(list.data.map((revision: any) => revision.number)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
   });
+
+  it("a restore brings back the revision's routing override and content path", async () => {
+    /** Sets (or with null clears) an entry's routing override through its GraphQL-only mutation. */
+    async function route(handle: string, override: string | null): Promise<void> {
+      const response = await request(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${main.token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          query: `mutation ($a: ID!, $h: ID!, $o: String) { entryRoutingUpdate(account_id: $a,
+            collection_id: "notes", id: $h, input: { routing_override: $o }) { content_path } }`,
+          variables: { a: main.account_id, h: handle, o: override },
+        }),
+      });
+      expect(response.body.errors, response.text).toBeUndefined();
+    }
+    await expectCreated(client.post(entries, { handle: "routed", title: "Routed", body: "b" }));
+    await route("routed", "promo"); // revision 2
+    await route("routed", null); // revision 3
+    expect(ok(await client.get(`${entries}/routed`)).content_path).toBe("/notes/routed");
+
+    const back = ok(await client.post(`${entries}/routed/revisions/2/restore`));
+    expect(back).toMatchObject({ content_path: "/promo", routing_override: "promo", body: "b" });
+    expect(ok(await client.get(`${entries}/routed`))).toEqual(back);
+    // One write, one revision: the override came back with the rest of the entry.
+    const four = ok(await client.get(`${entries}/routed/revisions`)).data.map(
+      (revision: any) => revision.number,
+    );
+    expect(four).toEqual([4, 3, 2, 1]);
+    expect(ok(await client.get(`${entries}/routed/revisions/4`)).state).toMatchObject({
+      routing_override: "promo",
+      content_path: "/promo",
+    });
+
+    const cleared = ok(await client.post(`${entries}/routed/revisions/1/restore`));
+    expect(cleared).toMatchObject({ content_path: "/notes/routed", routing_override: null });
+
+    // A path another entry has taken since is a 422 on routing_override, and nothing changes.
+    await expectCreated(client.post(entries, { handle: "squatter", title: "Squatter" }));
+    await route("squatter", "promo");
+    expectError(await client.post(`${entries}/routed/revisions/2/restore`), 422, "routing_override");
+    expect(ok(await client.get(`${entries}/routed`))).toEqual(cleared);
+    expect(ok(await client.get(`${entries}/routed/revisions`)).data[0].number).toBe(5);
+  });
 });
 
 describe("global revisions", () => {

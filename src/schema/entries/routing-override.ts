@@ -2,10 +2,11 @@
 // separate tool interface"): a GraphQL-only mutation. The override replaces the collection routing in
 // the entry's content_path; null clears it and the routing applies again. A change records a revision.
 import { z } from "zod";
-import { accountScope } from "../access.ts";
+import { type AccountScope, accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { findCollection } from "../collections/find.ts";
+import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
@@ -40,6 +41,21 @@ export const EntryRoutingInput = builder.inputType("EntryRoutingInput", {
   }),
 });
 
+/** A 422 on `routing_override` when another entry of the account is at that path already. */
+export async function requireFreeOverridePath(
+  ctx: Context,
+  scope: AccountScope,
+  entryId: string,
+  override: string | null,
+): Promise<void> {
+  if (!override) return;
+  const taken = await ctx.db.entry.findFirst({
+    where: { ...scope, contentPath: `/${override}`, id: { not: entryId } },
+    select: { handle: true },
+  });
+  if (taken) throw ApiError.invalid("routing_override", `is already the path of entry '${taken.handle}'`);
+}
+
 builder.mutationField("entryRoutingUpdate", (t) =>
   t.prismaField({
     type: EntryRef,
@@ -62,14 +78,7 @@ builder.mutationField("entryRoutingUpdate", (t) =>
       const override = args.input.routing_override;
       if (override === undefined)
         return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id: entry.id } });
-      if (override) {
-        const taken = await ctx.db.entry.findFirst({
-          where: { ...scope, contentPath: `/${override}`, id: { not: entry.id } },
-          select: { handle: true },
-        });
-        if (taken)
-          throw ApiError.invalid("routing_override", `is already the path of entry '${taken.handle}'`);
-      }
+      await requireFreeOverridePath(ctx, scope, entry.id, override);
       const tokenId = recordsRevisions(ctx) ? await revisionAuthor(ctx) : null;
       let revision = 0;
       await retryOnClash(() =>

@@ -136,6 +136,15 @@ async function entryRecording(ctx: Context, accountId: string, row: EntryRow): P
   };
 }
 
+/**
+ * What an update may change that its input has not: the routing override is read-only in REST and set by
+ * its own mutation (routing-override.ts, whose path check the caller runs first); a revision restore
+ * brings it back in the same write as the rest of the entry.
+ */
+export interface SystemChanges {
+  routingOverride?: string | null;
+}
+
 /** Returns false when another writer changed the entry since `stored` was read. */
 export async function updateEntry(
   ctx: Context,
@@ -144,12 +153,13 @@ export async function updateEntry(
   stored: StoredEntry,
   input: EntryUpdate,
   prepared: PreparedEntry,
+  system: SystemChanges = {},
 ): Promise<boolean> {
   const settled: PathEntry = {
     handle: input.handle ?? stored.handle,
     publishedAt: input.published_at !== undefined ? input.published_at : stored.publishedAt,
     createdAt: stored.createdAt,
-    routingOverride: stored.routingOverride,
+    routingOverride: system.routingOverride !== undefined ? system.routingOverride : stored.routingOverride,
   };
   const path = await settlePath(ctx, scope, collection, settled, prepared.references, stored.references);
   const changes = {
@@ -161,6 +171,7 @@ export async function updateEntry(
     ...(input.position != null && { position: input.position }),
     ...(input.template_handle !== undefined && { templateHandle: input.template_handle }),
     ...(input.layout_handle !== undefined && { layoutHandle: input.layout_handle }),
+    ...(system.routingOverride !== undefined && { routingOverride: system.routingOverride }),
     contentPath: path,
     data: mergeValues(stored.data, prepared.values),
     updatedAt: new Date(),

@@ -13,7 +13,7 @@ import { prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 import { type EntryUpdate, EntryUpdateInput } from "./inputs.ts";
 import { prepareEntry } from "./prepare.ts";
-import { storedEntrySelect, updateEntry } from "./save.ts";
+import { type SystemChanges, storedEntrySelect, updateEntry } from "./save.ts";
 import { EntryRef } from "./type.ts";
 
 /** Applies `input` to the entry `where` names; retries when a concurrent writer got there first. */
@@ -23,6 +23,7 @@ export async function applyEntryUpdate(
   collection: CollectionRow,
   where: { id: string } | { handle: string },
   input: EntryUpdate,
+  system: SystemChanges = {},
 ): Promise<string> {
   return compareAndSet("entry", async () => {
     const stored = await ctx.db.entry.findFirst({
@@ -35,7 +36,9 @@ export async function applyEntryUpdate(
     const blueprint = { id: stored.blueprintId, fields: readFields(stored.blueprint.fields) };
     const prepared = await prepareEntry(ctx, scope, collection, blueprint, input);
     try {
-      return (await updateEntry(ctx, scope, collection, stored, input, prepared)) ? stored.id : undefined;
+      return (await updateEntry(ctx, scope, collection, stored, input, prepared, system))
+        ? stored.id
+        : undefined;
     } catch (error) {
       if (isUniqueViolation(error))
         throw ApiError.invalid("handle", "is already used by another entry of this collection");

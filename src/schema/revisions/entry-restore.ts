@@ -1,11 +1,13 @@
 // POST /collections/:collection_id/entries/:id/revisions/:revision/restore: the entry takes the revision's
 // fields and values again through the normal update (its checks apply: a handle taken since, a template
 // or referenced entry gone since, are 422s), which records a new revision. Values the entry has now and
-// the revision had not are cleared.
+// the revision had not are cleared. Its routing override comes back in the same write, after the check
+// its own mutation makes (a path another entry has taken since is a 422 on routing_override).
 import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { EntryUpdate } from "../entries/inputs.ts";
+import { requireFreeOverridePath } from "../entries/routing-override.ts";
 import { EntryRef } from "../entries/type.ts";
 import { applyEntryUpdate } from "../entries/update.ts";
 import { isPlainObject } from "../entries/values.ts";
@@ -33,6 +35,13 @@ export function entryRestoreInput(state: unknown, current: unknown): EntryUpdate
   };
 }
 
+/** The revision's routing override; undefined for a state without one (the entry's stays). */
+export function restoredOverride(state: unknown): string | null | undefined {
+  const saved = isPlainObject(state) ? state : {};
+  if (!Object.hasOwn(saved, "routing_override")) return undefined;
+  return typeof saved.routing_override === "string" ? saved.routing_override : null;
+}
+
 builder.mutationField("entryRevisionRestore", (t) =>
   t.prismaField({
     type: EntryRef,
@@ -49,7 +58,10 @@ builder.mutationField("entryRevisionRestore", (t) =>
       const of = { scope, recordType: "entry" as const, recordId: entry.id };
       const { state } = await findRevision(ctx, of, args.revision);
       const input = entryRestoreInput(state, entry.data);
-      const id = await applyEntryUpdate(ctx, scope, collection, { id: entry.id }, input);
+      const routingOverride = restoredOverride(state);
+      if (routingOverride !== undefined) await requireFreeOverridePath(ctx, scope, entry.id, routingOverride);
+      const system = { routingOverride };
+      const id = await applyEntryUpdate(ctx, scope, collection, { id: entry.id }, input, system);
       return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
