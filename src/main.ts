@@ -12,6 +12,7 @@ import { createOutbox } from "./mail/index.ts";
 import { loadMailSettings } from "./mail/settings.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { log, withRequestLog } from "./request-log.ts";
+import { previewSigningKey } from "./schema/previews/signing-key.ts";
 import { startTrashSweep } from "./schema/trash/sweep.ts";
 import { exitOnSetupError, readSettings, writableDirectory } from "./setup-errors.ts";
 import { createLocalStorage } from "./storage/local.ts";
@@ -26,6 +27,11 @@ async function start() {
   const database = await openDatabase(config, { keepStatistics: true });
   const applied = await migrate(database);
   if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
+  // The preview links' signing key is made and stored on first start, before any request (issue #17); if
+  // that fails, the server starts anyway and the first preview link makes it (previewSigningKey is lazy).
+  await previewSigningKey(database.db).catch((error) =>
+    log({ level: "warn", msg: "preview signing key not made at start", error: String(error) }),
+  );
   const storage = await createLocalStorage(join(config.dataDir, "assets"));
   return { config, database, storage, mailSettings };
 }

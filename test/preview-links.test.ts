@@ -2,11 +2,14 @@
 // shows an unpublished or scheduled entry in its template and layout, never cached, marked noindex, and
 // refused with a 404 when forged, expired or opened on another account's site. The signing key lives in
 // the database: two processes on one database accept each other's links.
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated, expectErrorBody, ISO } from "./helpers/assertions.ts";
 import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 import { type SiteResponse, siteGet } from "./helpers/site.ts";
 
 let server: TestServer;
@@ -17,8 +20,10 @@ let brief: TestServer | undefined;
 let acme: TestAccount;
 let client: Api;
 let other: Api;
-/** The links both processes made first, at once (the key did not exist yet). */
+/** The links both processes made first, at once. */
 let firstLinks: { url: string }[];
+/** The signing key in the database once the server listened, before any request. */
+let keyAtStart: string | undefined;
 
 const tomorrow = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
 const LAYOUT = `<html><body><main class="layout">{{ content_for_layout }}</main></body></html>`;
@@ -75,8 +80,29 @@ function forged(link: { url: string }, fromEnd: number): { url: string } {
   return { url: `${link.url.slice(0, at)}${changed}${link.url.slice(at + 1)}` };
 }
 
+/** The `preview_signing_key` row, read from the server's database directly (no request is made). */
+async function storedSigningKey(on: TestServer): Promise<string | undefined> {
+  const sql = `SELECT "value" FROM "ServerSetting" WHERE "key" = 'preview_signing_key'`;
+  if (!usesPostgres) {
+    const db = new Database(join(on.env.CMS_DATA_DIR ?? "", "cms.db"), { readonly: true });
+    try {
+      return (db.prepare(sql).get() as { value: string } | undefined)?.value;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: on.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows[0]?.value;
+  } finally {
+    await client.end();
+  }
+}
+
 beforeAll(async () => {
   server = await startServer();
+  keyAtStart = await storedSigningKey(server);
   const [a, b] = await Promise.all([createAccount(server, "Acme"), createAccount(server, "Other")]);
   acme = a;
   client = api(server, a);
@@ -97,7 +123,7 @@ beforeAll(async () => {
     other.post("/collections/posts/entries", { handle: "hello", title: "Hello", published: false }),
   );
   twin = await server.twin();
-  // The first links of the installation, made by both processes at once: each stores a key, one wins.
+  // The first links of the installation, made by both processes at once: both sign with the stored key.
   firstLinks = await Promise.all([makeLink(client, "draft"), makeLink(api(twin, acme), "draft")]);
 }, 60_000);
 
@@ -221,6 +247,15 @@ describe("a preview link is refused", () => {
     const missing = await client.post("/collections/posts/entries/nothing/preview");
     expectErrorBody(missing, 404);
     expect(missing.body.error).toBe("Entry not found");
+  });
+});
+
+describe("the signing key", () => {
+  it("is made and kept in the database at the first start, before any request, and stays", async () => {
+    // 32 random bytes in base64url.
+    expect(keyAtStart).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The links made since, by both processes, were signed with it: it was not replaced.
+    expect(await storedSigningKey(server)).toBe(keyAtStart);
   });
 });
 
