@@ -118,7 +118,7 @@ export async function insertEntry(
   // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
   const entry = await ctx.db.$transaction(async (tx) => {
     const created = await tx.entry.create({ ...answer.query, data });
-    await tx.revision.create({ data: firstRevision(recording) });
+    await tx.revision.createMany({ data: [firstRevision(recording)] });
     return created;
   });
   return answer.attach(entry) as Entry;
@@ -195,19 +195,37 @@ export async function updateEntry(
       }
     }
     if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);
-    if (recording) revision = await recordRevision(tx, recording);
+    // Every write that records an entry revision bumps its version by one (trash restores too), so the
+    // number follows from the version without reading the last one; should a record ever disagree (a
+    // clash), this request numbers it by reading instead.
+    const known = countedByVersion(ctx, stored.id) ? stored.version + 2 : undefined;
+    if (recording) revision = await recordRevision(tx, recording, known);
     return true;
   });
   // A clash rolled the write back: it is retried like a lost compare-and-set.
   const written = await write.catch((error: unknown) => {
-    if (error instanceof RevisionClash) return false;
-    throw error;
+    if (!(error instanceof RevisionClash)) throw error;
+    numberedByReading(ctx, stored.id);
+    return false;
   });
   if (revision > 0 && written) pruneLater(ctx, stored.id, revision);
   // Entries resolved before the write were kept in the loader: this entry and its children changed, or
   // another writer won and the retry must read afresh.
   ctx.loaders.entries(scope.accountId).clearAll();
   return written;
+}
+
+/** Entries whose revision this request numbers by reading the last one, after a clash. */
+const readNumbering = new WeakMap<Context, Set<string>>();
+
+function countedByVersion(ctx: Context, id: string): boolean {
+  return !readNumbering.get(ctx)?.has(id);
+}
+
+function numberedByReading(ctx: Context, id: string): void {
+  const ids = readNumbering.get(ctx) ?? new Set<string>();
+  ids.add(id);
+  readNumbering.set(ctx, ids);
 }
 
 function mergeValues(stored: unknown, changes: Record<string, unknown>): Record<string, unknown> {

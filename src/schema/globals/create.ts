@@ -65,7 +65,7 @@ builder.mutationField("globalCreate", (t) =>
               state,
               at: now,
             };
-            await tx.revision.create({ data: firstRevision(recording) });
+            await tx.revision.createMany({ data: [firstRevision(recording)] });
           }
         });
       } catch (error) {

@@ -53,16 +53,23 @@ export function firstRevision(recording: Recording): Prisma.RevisionUncheckedCre
   };
 }
 
-/** Inserts the record's next revision inside `tx` and returns its number. */
-export async function recordRevision(tx: Tx, recording: Recording): Promise<number> {
-  const last = await tx.revision.findFirst({
-    where: { recordId: recording.recordId },
-    orderBy: { number: "desc" },
-    select: { number: true },
-  });
-  const number = (last?.number ?? 0) + 1;
+/**
+ * Inserts the record's next revision inside `tx` and returns its number: `known` when the writer knows it
+ * (an entry's is its version after the write, plus one), else one more than the last one recorded.
+ */
+export async function recordRevision(tx: Tx, recording: Recording, known?: number): Promise<number> {
+  const last =
+    known === undefined
+      ? await tx.revision.findFirst({
+          where: { recordId: recording.recordId },
+          orderBy: { number: "desc" },
+          select: { number: true },
+        })
+      : undefined;
+  const number = known ?? (last?.number ?? 0) + 1;
   try {
-    await tx.revision.create({ data: { ...firstRevision(recording), number } });
+    // createMany: nothing is read back (a create returns the row, its whole state parsed again).
+    await tx.revision.createMany({ data: [{ ...firstRevision(recording), number }] });
   } catch (error) {
     throw isUniqueViolation(error) ? new RevisionClash() : error;
   }

@@ -54,7 +54,7 @@ builder.mutationField("templateCreate", (t) =>
         const revision = firstRevision({ ...recording, state: templateState(row), at: now });
         return await ctx.db.$transaction(async (tx) => {
           const template = await tx.template.create({ ...query, data });
-          await tx.revision.create({ data: revision });
+          await tx.revision.createMany({ data: [revision] });
           return template;
         });
       } catch (error) {

@@ -54,7 +54,9 @@ export async function restoreEntry(tx: Tx, scope: AccountScope, snapshot: unknow
     throw parentGone("entry", "blueprint");
   const sameHandle = { ...scope, collectionId: row.collectionId, handle: row.handle };
   if (await tx.entry.findFirst({ where: sameHandle, select: { id: true } })) throw handleTaken("entry");
-  await inserting("entry", () => tx.entry.create({ data: { ...row, data: toJson(row.data ?? {}) } }));
+  // A restore is a write: its version moves on, as the revision it records is numbered by (save.ts).
+  const data = { ...row, version: row.version + 1, data: toJson(row.data ?? {}) };
+  await inserting("entry", () => tx.entry.create({ data }));
   await reattachReferences(tx, scope, row, references);
   // Items re-pointed or given a URL since keep what they were given.
   await tx.navigationItem.updateMany({
