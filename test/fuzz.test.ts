@@ -147,10 +147,23 @@ function targetPath(route: Route): string {
     .join("/");
 }
 
+/**
+ * POST and PUT routes that read a body. Actions on a record (a revision's or a trash item's restore, a
+ * preview link) take none: their operations have no `input`, so a body changes nothing.
+ */
+function bodyRoutes(): Route[] {
+  return routes.filter(
+    (route) => (route.method === "POST" || route.method === "PUT") && inputFields.has(mutationName(route)),
+  );
+}
+
+function mutationName(route: Route): string {
+  return route.field.replace(/^Mutation\./, "");
+}
+
 function endpoints(): Endpoint[] {
   const list: Endpoint[] = [];
-  for (const route of routes) {
-    if (route.method !== "POST" && route.method !== "PUT") continue;
+  for (const route of bodyRoutes()) {
     const segments = route.path.split("/");
     const path = targetPath(route);
     const resource = segments.filter((segment) => !segment.startsWith(":")).pop() ?? "";
@@ -427,8 +440,22 @@ describe("hostile bodies to every write endpoint", () => {
   it("covers every POST and PUT route of the route table, and PATCH", () => {
     const list = endpoints();
     expect(list.length).toBe(
-      routes.filter((route) => route.method === "POST").length +
-        2 * routes.filter((route) => route.method === "PUT").length,
+      bodyRoutes().filter((route) => route.method === "POST").length +
+        2 * bodyRoutes().filter((route) => route.method === "PUT").length,
+    );
+    // Every body-taking resource of the contract is among them.
+    expect(new Set(list.map((endpoint) => endpoint.resource))).toEqual(
+      new Set([
+        "collections",
+        "entries",
+        "blueprints",
+        "templates",
+        "navigations",
+        "items",
+        "forms",
+        "globals",
+        "assets",
+      ]),
     );
   });
 

@@ -29,6 +29,12 @@ beforeAll(async () => {
     ).status,
   ).toBe(201);
   expect((await client.post("/navigations", { title: "Main", handle: "main" })).status).toBe(201);
+  const records = await Promise.all([
+    client.post("/collections/blog/entries", { handle: "first", title: "First" }),
+    client.post("/globals", { name: "Site", handle: "site" }),
+    client.post("/templates", { handle: "page", html: "<p></p>" }),
+  ]);
+  for (const made of records) expect(made.status, made.text).toBe(201);
 });
 
 afterAll(async () => {
@@ -37,13 +43,16 @@ afterAll(async () => {
 
 /** Every list route of the route table, with the records its path needs. */
 function listPaths(): string[] {
+  // A record's own list (its revisions) names the record: the entry, global and template made above.
+  const records: Record<string, string> = { entries: "first", globals: "site", templates: "page" };
   return routes
-    .filter((route) => route.method === "GET" && !route.path.endsWith("/:id"))
+    .filter((route) => route.method === "GET" && !/\/:\w+$/.test(route.path))
     .map((route) =>
       route.path
         .replace("/accounts/:account_id", "")
         .replace(":collection_id", "blog")
-        .replace(":navigation_id", "main"),
+        .replace(":navigation_id", "main")
+        .replace(/\/(\w+)\/:id\//, (_, segment: string) => `/${segment}/${records[segment] ?? ":id"}/`),
     );
 }
 
