@@ -28,6 +28,7 @@ import "./site/type.ts";
 import "./site/preview.ts";
 import "./previews/index.ts";
 import "./content/index.ts";
+import "./import/mutation.ts";
 
 /**
  * Everything, for in-process use (the site renderer executes `site`, `sitePreview` and `sitePreviewLink`
