@@ -11,6 +11,7 @@ import { forwardedJson, readJsonObject } from "./body.ts";
 import { docsPage, swaggerUiFiles } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { EXPORT_PATH, exportAnswer } from "./export.ts";
+import { IMPORT_PATH, importAnswer } from "./import.ts";
 import { keptAnswer } from "./kept-answers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { matchRoute, type Route } from "./routes.ts";
@@ -47,6 +48,9 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       // Streamed, so outside the route table (sofa answers one JSON value): see export.ts.
       if (readsPage && EXPORT_PATH.test(url.pathname))
         return await exportAnswer(ctx, accountOf(url), request.method === "HEAD");
+      // A YAML or .tar.gz body, so outside the route table too: see import.ts.
+      if (request.method === "POST" && IMPORT_PATH.test(url.pathname))
+        return await importAnswer(request, ctx, accountOf(url));
       const route = matchRoute(request.method, url.pathname.slice("/v1".length));
       if (!route) {
         if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");

@@ -3,7 +3,7 @@
 // written to `.staging/` (same file system), flushed to disk, then renamed into place: a file is complete
 // before any row can name it.
 import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -28,6 +28,8 @@ export interface Storage {
   stagedSize(stagedId: string): Promise<number | undefined>;
   /** The first `length` bytes of a staged file (fewer when it is shorter). */
   stagedHead(stagedId: string, length: number): Promise<Buffer>;
+  /** A stream of a staged file's bytes (an uploaded archive read before it is discarded). */
+  readStaged(stagedId: string): Readable;
   /** Moves a staged file to its asset's place. */
   commit(stagedId: string, accountId: string, assetId: string): Promise<void>;
   /** Removes a staged file; nothing happens when it was committed or never existed. */
@@ -95,6 +97,10 @@ export async function createLocalStorage(root: string): Promise<Storage> {
       } finally {
         await handle.close();
       }
+    },
+
+    readStaged(stagedId) {
+      return createReadStream(stagedPath(stagedId));
     },
 
     async commit(stagedId, accountId, assetId) {
