@@ -7,6 +7,8 @@ export class UsageError extends Error {}
 export interface OptionSpec {
   type: "string" | "boolean";
   required?: boolean;
+  /** Given as the argument after the command (`cms import FILE`), not as --name. */
+  positional?: boolean;
 }
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -29,7 +31,10 @@ export function parseCommandLine(
     allowPositionals: true,
     tokens: true,
   });
-  const command = positionals.slice(0, 2).join(" ");
+  // A one-word command may take an argument (`import FILE`); commands of two words take none.
+  const first = positionals[0] ?? "";
+  const oneWord = commands[first] && Object.values(commands[first]).some((spec) => spec.positional);
+  const command = oneWord ? first : positionals.slice(0, 2).join(" ");
   if (tokens.some((token) => token.kind === "option" && token.name === "help") || command === "")
     return { command: "", values: {} };
   const allowed = commands[command];
@@ -39,7 +44,7 @@ export function parseCommandLine(
   for (const token of tokens) {
     if (token.kind !== "option") continue;
     const spec = allowed[token.name];
-    if (!spec) {
+    if (!spec || spec.positional) {
       const names = Object.keys(allowed).map((name) => `--${name}`);
       throw new UsageError(
         `unknown option ${token.rawName} for '${command}'; its options: ${names.join(", ")}`,
@@ -48,12 +53,15 @@ export function parseCommandLine(
     if (token.name in values) throw new UsageError(`${token.rawName} is given twice`);
     values[token.name] = optionValue(token.rawName, spec, token.value, token.inlineValue);
   }
+  const rest = positionals.slice(command.split(" ").length);
+  const argument = Object.entries(allowed).find(([, spec]) => spec.positional)?.[0];
+  if (argument && rest.length > 0) values[argument] = rest.shift();
   // After the options: in `--scop read`, "read" is left over because --scop is unknown.
-  const extra = positionals[2];
+  const extra = rest[0];
   if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' after '${command}'`);
   for (const [name, spec] of Object.entries(allowed)) {
     if (spec.required && values[name] === undefined)
-      throw new UsageError(`missing --${name} for '${command}'`);
+      throw new UsageError(`missing ${spec.positional ? name.toUpperCase() : `--${name}`} for '${command}'`);
   }
   return { command, values };
 }

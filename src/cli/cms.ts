@@ -23,8 +23,9 @@ async function run(): Promise<void> {
   const database = await openDatabase(config);
   try {
     await migrate(database);
+    // Flags given arrive as "true" (`--dry-run`), like the options' own strings.
     const strings = Object.fromEntries(
-      Object.entries(values).filter(([, value]) => typeof value === "string"),
+      Object.entries(values).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
     );
     const outcome = await chosen.run(database, strings as Record<string, string>, config).catch((error) => {
       // A missing account is most often looked for in the wrong database: say which one was used.

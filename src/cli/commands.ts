@@ -22,6 +22,7 @@ interface Command {
 }
 
 const json = { type: "boolean" } as const;
+const flag = { type: "boolean" } as const;
 const required = { type: "string", required: true } as const;
 const optional = { type: "string" } as const;
 
@@ -91,6 +92,20 @@ export const commands: Record<string, Command> = {
       return { json: summary, text, wrote: false };
     },
   },
+  import: {
+    options: {
+      account: required,
+      file: { type: "string", required: true, positional: true },
+      "dry-run": flag,
+      json,
+    },
+    async run(database, { account = "", file = "", "dry-run": dryRun }, config) {
+      // Loaded here only: the import brings in the schema and the archive reader.
+      const { importFromFile, reportText } = await import("./import.ts");
+      const report = await importFromFile(database, config, account, file, dryRun === "true");
+      return { json: report, text: reportText(report), wrote: !report.dry_run };
+    },
+  },
 };
 
 /** `cms mcp`: served by cms.ts itself, since it holds stdout for the protocol until stdin closes. */
@@ -104,5 +119,6 @@ export const usage = `usage:
   cms token revoke (--token TOKEN | --id TOKEN_ID)
   cms theme install --account ACCOUNT_ID [--name starter] [--json]
   cms export --account ACCOUNT_ID --out FILE.yaml|FILE.tar.gz [--json]   the whole site (.tar.gz: with asset files)
+  cms import --account ACCOUNT_ID FILE.yaml|FILE.tar.gz [--dry-run] [--json]   a whole site, all or nothing
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
 They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;
