@@ -1,3 +1,0 @@
--- CreateIndex
-CREATE INDEX "WebhookDelivery_webhookId_recordId_status_idx" ON "WebhookDelivery"("webhookId", "recordId", "status");
-
