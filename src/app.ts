@@ -19,6 +19,7 @@ import { ENVELOPE } from "./rest/upload.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
 import { ReadCache } from "./schema/read-cache.ts";
 import type { Storage } from "./storage/local.ts";
+import type { Dispatcher } from "./webhooks/dispatcher.ts";
 
 type AppConfig = Pick<
   Config,
@@ -37,13 +38,21 @@ export function createApp(
   config: AppConfig,
   limiter: RateLimiter,
   outbox: Outbox = noOutbox,
+  webhooks?: Dispatcher,
 ) {
   // Counting each operation's SQL statements (tests of batching) needs every operation to run.
   const reads =
     config.readCacheBytes > 0 && !queryCountingEnabled()
       ? new ReadCache(database.generation, config.readCacheBytes)
       : undefined;
-  const deps = contextDeps(database, storage, config, { outbox, submissions: limiter.submissions, reads });
+  const deps = contextDeps(database, storage, config, {
+    outbox,
+    submissions: limiter.submissions,
+    reads,
+    webhookDispatch: webhooks,
+  });
+  // The dispatcher reads records as requests do (an event's data), so it shares their context's parts.
+  webhooks?.start(deps);
   const rest = createRestHandler({ schema, jsonBodyLimit: config.jsonBodyLimit });
   const graphql = createGraphQLHandler(publicSchema, config.jsonBodyLimit);
   const site = createSiteHandler(schema);

@@ -36,6 +36,21 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** How long history and deleted records are kept: see HistorySettings. */
   history: HistorySettings;
+  webhooks: WebhookSettings;
+}
+
+/** How webhook deliveries are sent and retried (docs/webhooks.md). */
+export interface WebhookSettings {
+  /** The first retry's delay, doubling after each failure (WEBHOOK_RETRY_BASE_MS, 10 s). */
+  retryBaseMs: number;
+  /** Attempts before a delivery is marked failed (WEBHOOK_MAX_ATTEMPTS, 8). */
+  maxAttempts: number;
+  /** One attempt's limit, connection and answer (WEBHOOK_TIMEOUT_MS, 10 s). */
+  timeoutMs: number;
+  /** How often due deliveries are looked for besides right after a write (WEBHOOK_POLL_MS, 1 s). */
+  pollMs: number;
+  /** Delivered and failed deliveries are kept this long in the log (WEBHOOK_LOG_KEEP_DAYS, 30). */
+  logKeepDays: number;
 }
 
 /** Retention of revisions and the trash, and the life of preview links. */
@@ -95,6 +110,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       revisionsKeepDays: whole(env.REVISIONS_KEEP_DAYS, "REVISIONS_KEEP_DAYS", 30, 0),
       trashKeepDays: whole(env.TRASH_KEEP_DAYS, "TRASH_KEEP_DAYS", 30, 0),
       previewLinkTtlSeconds: whole(env.PREVIEW_LINK_TTL_SECONDS, "PREVIEW_LINK_TTL_SECONDS", 3600, 1),
+    },
+    webhooks: {
+      retryBaseMs: whole(env.WEBHOOK_RETRY_BASE_MS, "WEBHOOK_RETRY_BASE_MS", 10_000, 1),
+      maxAttempts: whole(env.WEBHOOK_MAX_ATTEMPTS, "WEBHOOK_MAX_ATTEMPTS", 8, 1),
+      timeoutMs: whole(env.WEBHOOK_TIMEOUT_MS, "WEBHOOK_TIMEOUT_MS", 10_000, 1),
+      pollMs: whole(env.WEBHOOK_POLL_MS, "WEBHOOK_POLL_MS", 1_000, 10),
+      logKeepDays: whole(env.WEBHOOK_LOG_KEEP_DAYS, "WEBHOOK_LOG_KEEP_DAYS", 30, 1),
     },
   };
 }

@@ -18,7 +18,7 @@ export function contextDeps(
   database: Database,
   storage: Storage,
   settings: ContextSettings,
-  extras: Pick<ContextDeps, "outbox" | "submissions" | "reads"> = {},
+  extras: Pick<ContextDeps, "outbox" | "submissions" | "reads" | "webhookDispatch"> = {},
 ): ContextDeps {
   return {
     ...database,

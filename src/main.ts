@@ -16,6 +16,7 @@ import { previewSigningKey } from "./schema/previews/signing-key.ts";
 import { startTrashSweep } from "./schema/trash/sweep.ts";
 import { exitOnSetupError, readSettings, writableDirectory } from "./setup-errors.ts";
 import { createLocalStorage } from "./storage/local.ts";
+import { createDispatcher } from "./webhooks/dispatcher.ts";
 
 const { config, database, storage, mailSettings } = await start().catch(exitOnSetupError);
 
@@ -47,7 +48,13 @@ const limiter = createRateLimiter(
 );
 // Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).
 const outbox = createOutbox(mailSettings, log);
-const app = createApp(database, storage, config, limiter, outbox);
+// Webhook deliveries, from the outbox table the writes fill (src/webhooks/).
+const webhooks = createDispatcher(
+  database,
+  { ...config.webhooks, allowPrivate: config.outboundAllowPrivate },
+  log,
+);
+const app = createApp(database, storage, config, limiter, outbox, webhooks);
 // Trash items older than TRASH_KEEP_DAYS are purged now and then hourly, outside any request.
 startTrashSweep(database.db, storage, config.history.trashKeepDays, log);
 let shuttingDown = false;
@@ -94,7 +101,7 @@ function shutdown(signal: string) {
   log({ level: "info", msg: "shutting down", signal });
   server.close(async () => {
     // Queued form notifications get a few seconds to go out (the queue lives in memory).
-    await outbox.flush(5_000);
+    await Promise.all([outbox.flush(5_000), webhooks.stop()]);
     await Promise.all([database.db.$disconnect(), limiter.close()]);
     process.exit(0);
   });

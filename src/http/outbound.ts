@@ -1,10 +1,10 @@
-// Server-side GET of a URL a caller gave (assets from a URL; later webhooks and URL imports) without
+// Server-side requests to a URL a caller gave (assets from a URL, webhooks, URL imports) without
 // letting the caller reach the server's own network (SSRF). Only http(s); every address the host resolves
 // to must be public (public-address.ts), checked inside the connection's own DNS lookup so the address
 // checked is the address connected to (no DNS-rebinding gap); IP literals, which Node connects to without
 // a lookup, are checked before connecting. Redirects are followed by hand and each hop is checked again.
 // The body is cut at `maxBytes` and everything (all hops, DNS included) at `timeoutMs`.
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
@@ -81,8 +81,64 @@ export function outboundUrl(text: string, base?: URL): URL {
   return url;
 }
 
-/** One GET, answered once the response's headers are in. */
-function get(target: URL, options: FetchPublicOptions, signal: AbortSignal, redirected: boolean) {
+/** What a POST sends besides the URL. */
+interface Sent {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * One POST, redirects not followed (a redirect is an answer like any other): the status and the start of
+ * the body (at most `maxBytes`, the rest left unread). Checked and timed like fetchPublic.
+ */
+export async function postPublic(
+  url: string,
+  sent: Sent,
+  options: FetchPublicOptions,
+): Promise<{ status: number; body: string }> {
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new OutboundError("timeout", `timed out after ${options.timeoutMs} ms`)),
+    options.timeoutMs,
+  );
+  try {
+    const target = outboundUrl(url);
+    const response = await get(target, options, deadline.signal, false, sent);
+    const head = await readHead(response, options.maxBytes, deadline.signal);
+    return { status: response.statusCode ?? 0, body: head };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Refuses (OutboundError "refused") a URL whose host is, or now resolves to, a non-public address; a host
+ * that does not resolve passes (it may later), as does everything with `allowPrivate`.
+ */
+export async function checkPublicUrl(url: string, allowPrivate: boolean): Promise<void> {
+  const target = outboundUrl(url);
+  if (allowPrivate) return;
+  const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
+  const addresses = isIP(host)
+    ? [{ address: host }]
+    : await dnsPromises.lookup(host, { all: true }).catch(() => []);
+  for (const { address } of addresses) {
+    const reason = nonPublicReason(address);
+    if (reason) {
+      const named = address === host ? host : `${host} resolves to ${address}, which`;
+      throw new OutboundError("refused", `refused: ${named} is ${reason}`);
+    }
+  }
+}
+
+/** One request, answered once the response's headers are in: a GET, or a POST of `sent`. */
+function get(
+  target: URL,
+  options: FetchPublicOptions,
+  signal: AbortSignal,
+  redirected: boolean,
+  sent?: Sent,
+) {
   const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
   const checked = !options.allowPrivate && !options.trustedOrigins?.includes(target.origin);
   const after = redirected ? " (in a redirect)" : "";
@@ -95,8 +151,8 @@ function get(target: URL, options: FetchPublicOptions, signal: AbortSignal, redi
     if (signal.aborted) return reject(signal.reason);
     // No agent: a pooled connection could have been opened without this hop's check.
     const request = send(target, {
-      method: "GET",
-      headers,
+      method: sent ? "POST" : "GET",
+      headers: sent ? { ...headers, ...sent.headers } : headers,
       agent: false,
       ...(checked && { lookup: publicLookup(after) }),
     });
@@ -110,7 +166,7 @@ function get(target: URL, options: FetchPublicOptions, signal: AbortSignal, redi
       signal.removeEventListener("abort", abort);
       reject(signal.aborted ? signal.reason : connectionFailure(error, host));
     });
-    request.end();
+    request.end(sent?.body);
   });
 }
 
@@ -162,4 +218,25 @@ async function readBody(
     signal.removeEventListener("abort", abort);
   }
   return Buffer.concat(chunks, size);
+}
+
+/** At most `maxBytes` of the body as text; the rest is not read (the connection is closed). */
+async function readHead(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const abort = () => response.destroy(signal.reason);
+  signal.addEventListener("abort", abort, { once: true });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= maxBytes) break;
+    }
+  } catch {
+    // A body cut short says nothing more than the status already did.
+  } finally {
+    signal.removeEventListener("abort", abort);
+    response.destroy();
+  }
+  return Buffer.concat(chunks, size).subarray(0, maxBytes).toString("utf8");
 }

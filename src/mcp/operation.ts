@@ -2,9 +2,9 @@
 // what REST answers (sofa's depth, no models), executed with the caller's context. Built once per field.
 import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { type DocumentNode, type GraphQLSchema, Kind, type OperationTypeNode } from "graphql";
-import { ANSWER_DEPTH } from "../rest/answer-depth.ts";
 import { cachedExecute } from "../schema/cached-execute.ts";
 import type { Context } from "../schema/index.ts";
+import { ANSWER_DEPTH } from "../schema/rest-shape.ts";
 
 /** `Query.entries`, `Mutation.entryCreate`: a root field of the schema. */
 export type FieldName = `Query.${string}` | `Mutation.${string}`;

@@ -1,5 +1,5 @@
 // How an operation's value becomes the JSON object REST answers for the same resource.
-import { spreadValues } from "../rest/answer.ts";
+import { spreadValues } from "../schema/rest-shape.ts";
 
 export type Shape =
   /** The value as it is (records, list envelopes). */

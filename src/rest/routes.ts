@@ -312,6 +312,33 @@ export const routes: Route[] = [
     answer: "result",
     summary: "Restore a template to a revision",
   },
+  // Webhooks (docs/webhooks.md): configuration, the delivery log and redelivery; a write token only.
+  { method: "GET", path: `${account}/webhooks`, field: "Query.webhooks", answer: "result" },
+  { method: "GET", path: `${account}/webhooks/:id`, field: "Query.webhook", answer: "result" },
+  { method: "POST", path: `${account}/webhooks`, field: "Mutation.webhookCreate", answer: "created" },
+  { method: "PUT", path: `${account}/webhooks/:id`, field: "Mutation.webhookUpdate", answer: "result" },
+  { method: "DELETE", path: `${account}/webhooks/:id`, field: "Mutation.webhookDelete", answer: "deleted" },
+  {
+    method: "POST",
+    path: `${account}/webhooks/:id/rotate_secret`,
+    field: "Mutation.webhookRotateSecret",
+    answer: "result",
+    summary: "Rotate a webhook's signing secret",
+  },
+  {
+    method: "GET",
+    path: `${account}/webhooks/:id/deliveries`,
+    field: "Query.webhookDeliveries",
+    answer: "result",
+    summary: "List a webhook's deliveries",
+  },
+  {
+    method: "POST",
+    path: `${account}/webhooks/:id/deliveries/:delivery/redeliver`,
+    field: "Mutation.webhookRedeliver",
+    answer: "result",
+    summary: "Send a delivery again",
+  },
 ];
 
 interface CompiledRoute extends Route {

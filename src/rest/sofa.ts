@@ -3,7 +3,7 @@ import { filterSchema } from "@graphql-tools/utils";
 import type { GraphQLSchema } from "graphql";
 import { useSofa } from "sofa-api";
 import type { Context } from "../schema/index.ts";
-import { ANSWER_DEPTH } from "./answer-depth.ts";
+import { ANSWER_DEPTH } from "../schema/rest-shape.ts";
 import { errorResponse } from "./errors.ts";
 import { routes } from "./routes.ts";
 

@@ -11,6 +11,7 @@ import { findViewer, type Viewer } from "./accounts/tokens.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import type { ReadCache } from "./read-cache.ts";
 import { findSite, hostName, type SiteAccount } from "./site/host.ts";
+import { noDispatch, type WebhookDispatch } from "./webhooks/outbox.ts";
 
 export interface Context {
   db: Db;
@@ -28,6 +29,8 @@ export interface Context {
   stagedUploads: Set<string>;
   /** Where mail goes to be delivered later (form notifications); never blocks the request. */
   outbox: Outbox;
+  /** Wakes the webhook dispatcher after a write added deliveries. */
+  webhookDispatch: WebhookDispatch;
   /** Recent submissions of spam-checked forms by form and address (in Redis with REDIS_URL). */
   submissions: RecentEvents;
   /** Kept results of reads (cached-execute.ts); none in the CLI and schema tests. */
@@ -71,6 +74,8 @@ export interface ContextDeps {
   uploadLimit: number;
   /** Without one (tests of the schema, the CLI), nothing is sent. */
   outbox?: Outbox;
+  /** Without one (the CLI), deliveries wait for a server's dispatcher. */
+  webhookDispatch?: WebhookDispatch;
   /** Without them, this process's own memory. */
   submissions?: RecentEvents;
   reads?: ReadCache;
@@ -121,6 +126,7 @@ export function createContext(
     clientIp,
     stagedUploads: new Set(),
     outbox: deps.outbox ?? noOutbox,
+    webhookDispatch: deps.webhookDispatch ?? noDispatch,
     submissions: deps.submissions ?? ownSubmissions,
     reads,
     handleStyle,

@@ -16,6 +16,9 @@ export const prefixes = {
   template: "tmplt_",
   trashItem: "trash_",
   revision: "rev_",
+  webhook: "whk_",
+  /** A webhook delivery: its ID is the Standard Webhooks message ID (`webhook-id`). */
+  delivery: "msg_",
 } as const;
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";

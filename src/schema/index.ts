@@ -27,6 +27,7 @@ import "./trash/index.ts";
 import "./site/type.ts";
 import "./site/preview.ts";
 import "./previews/index.ts";
+import "./webhooks/index.ts";
 import "./content/index.ts";
 import "./import/mutation.ts";
 

@@ -8,6 +8,7 @@ import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { withEvents } from "../webhooks/outbox.ts";
 import { contentTypeFor } from "./content-types.ts";
 import { SIGNATURE_BYTES, signatureProblem } from "./signatures.ts";
 
@@ -53,7 +54,15 @@ export async function storeAsset(
     if (mismatch) throw ApiError.invalid(typeSource(type, sources), mismatch);
     await ctx.storage.commit(staged.id, name.accountId, id);
     try {
-      await ctx.db.asset.create({ data: { ...name, id, contentType: type, fileSize: staged.size } });
+      const data = { ...name, id, contentType: type, fileSize: staged.size };
+      const event = { type: "asset.created", kind: "asset", id } as const;
+      await withEvents(
+        ctx,
+        name.accountId,
+        [event.type],
+        (db) => db.asset.create({ data }),
+        () => [event],
+      );
     } catch (error) {
       await ctx.storage.remove(name.accountId, id);
       throw isUniqueViolation(error) ? nameTaken() : error;

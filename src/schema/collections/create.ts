@@ -10,6 +10,7 @@ import { ApiError, Problems } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { recordEvents } from "../webhooks/outbox.ts";
 import { planBlueprint, unowned } from "./attach-blueprint.ts";
 import { type CollectionCreate, CollectionCreateInput } from "./inputs.ts";
 import { CollectionCreatePayload } from "./payload.ts";
@@ -42,6 +43,7 @@ async function insertCollection(ctx: Context, scope: AccountScope, input: Collec
         data: { ...blueprint.create, ...scope, id: newId(prefixes.blueprint), collectionId: id },
       });
     }
+    await recordEvents(ctx, tx, scope.accountId, [{ type: "collection.created", kind: "collection", id }]);
   });
   return id;
 }

@@ -6,6 +6,7 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { Problems } from "../errors.ts";
+import { type Tx, withEvents } from "../webhooks/outbox.ts";
 import { findCollection } from "./find.ts";
 import { CollectionRef } from "./type.ts";
 
@@ -71,17 +72,20 @@ builder.mutationField("collectionFeedUpdate", (t) =>
         if (other) problems.add("feed_path", `is already the feed of collection '${other.handle}'`);
       }
       problems.throwIfAny();
-      return ctx.db.collection.update({
-        ...query,
-        where: { id: stored.id },
-        data: {
-          ...(input.feed_enabled != null && { feedEnabled: input.feed_enabled }),
-          ...(input.feed_path !== undefined && { feedPath: input.feed_path }),
-          ...(input.feed_title !== undefined && { feedTitle: input.feed_title || null }),
-          ...(input.feed_description !== undefined && { feedDescription: input.feed_description || null }),
-          ...(input.feed_limit != null && { feedLimit: input.feed_limit }),
-        },
-      });
+      const event = { type: "collection.updated", kind: "collection", id: stored.id } as const;
+      const write = (db: Tx) =>
+        db.collection.update({
+          ...query,
+          where: { id: stored.id },
+          data: {
+            ...(input.feed_enabled != null && { feedEnabled: input.feed_enabled }),
+            ...(input.feed_path !== undefined && { feedPath: input.feed_path }),
+            ...(input.feed_title !== undefined && { feedTitle: input.feed_title || null }),
+            ...(input.feed_description !== undefined && { feedDescription: input.feed_description || null }),
+            ...(input.feed_limit != null && { feedLimit: input.feed_limit }),
+          },
+        });
+      return withEvents(ctx, scope.accountId, [event.type], write, () => [event]);
     },
   }),
 );

@@ -9,6 +9,7 @@ import { refreshPaths } from "../entries/paths.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { recordEvents } from "../webhooks/outbox.ts";
 import { findCollection } from "./find.ts";
 import { type CollectionUpdate, CollectionUpdateInput } from "./inputs.ts";
 import { checkCollection, collectionColumns } from "./rules.ts";
@@ -31,6 +32,8 @@ export async function applyCollectionUpdate(
     await ctx.db.$transaction(async (tx) => {
       await tx.collection.update({ where: { id: stored.id }, data: collectionColumns(input) });
       if (pathsChange) await refreshPaths(tx, stored.id);
+      const event = { type: "collection.updated", kind: "collection", id: stored.id } as const;
+      await recordEvents(ctx, tx, scope.accountId, [event]);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw ApiError.invalid("handle", "is already used by another collection");

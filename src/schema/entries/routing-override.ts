@@ -13,6 +13,7 @@ import { prefixes } from "../ids.ts";
 import { pruneLater } from "../revisions/prune.ts";
 import { recordRevision, recordsRevisions, retryOnClash, revisionAuthor } from "../revisions/record.ts";
 import { entryState } from "../revisions/state.ts";
+import { recordEvents } from "../webhooks/outbox.ts";
 import { refreshPaths } from "./paths.ts";
 import { EntryRef } from "./type.ts";
 
@@ -89,6 +90,13 @@ builder.mutationField("entryRoutingUpdate", (t) =>
             data: { routingOverride: override, version: { increment: 1 } },
           });
           await refreshPaths(tx, collection.id, [entry.id]);
+          const event = {
+            type: "entry.updated",
+            kind: "entry",
+            id: entry.id,
+            collectionId: collection.id,
+          } as const;
+          await recordEvents(ctx, tx, scope.accountId, [event]);
           if (!recordsRevisions(ctx)) return;
           // A rare write: the row is read back for its state (its path is only known after the refresh).
           const row = await tx.entry.findUniqueOrThrow({ where: { id: entry.id } });

@@ -21,6 +21,9 @@ import {
   revisionAuthor,
 } from "../revisions/record.ts";
 import { type EntryRow, entryState } from "../revisions/state.ts";
+import type { EventType } from "../webhooks/events.ts";
+import { anyListens, recordEvents } from "../webhooks/outbox.ts";
+import { entryEvents } from "./events.ts";
 import type { EntryCreate, EntryUpdate } from "./inputs.ts";
 import { contentPath, type PathEntry, refreshChildPaths } from "./paths.ts";
 import type { PreparedEntry } from "./prepare.ts";
@@ -75,6 +78,7 @@ export async function insertEntry(
   prepared: PreparedEntry,
   query: EntryQuery = {},
   held: Record<string, object> = {},
+  also: EventType[] = [],
 ): Promise<Entry> {
   const now = new Date();
   const settled = {
@@ -112,13 +116,20 @@ export async function insertEntry(
     data: toJson(row.data),
     ...(references.length > 0 && { references: { createMany: { data: references } } }),
   };
-  if (!recordsRevisions(ctx))
+  const events = entryEvents(row, null, row, also);
+  const listened = await anyListens(
+    ctx,
+    scope.accountId,
+    events.map((event) => event.type),
+  );
+  if (!recordsRevisions(ctx) && !listened)
     return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
-  const recording = await entryRecording(ctx, scope.accountId, row);
+  const recording = recordsRevisions(ctx) ? await entryRecording(ctx, scope.accountId, row) : undefined;
   // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
   const entry = await ctx.db.$transaction(async (tx) => {
     const created = await tx.entry.create({ ...answer.query, data });
-    await tx.revision.createMany({ data: [firstRevision(recording)] });
+    if (recording) await tx.revision.createMany({ data: [firstRevision(recording)] });
+    if (listened) await recordEvents(ctx, tx, scope.accountId, events);
     return created;
   });
   return answer.attach(entry) as Entry;
@@ -200,6 +211,7 @@ export async function updateEntry(
     // clash), this request numbers it by reading instead.
     const known = countedByVersion(ctx, stored.id) ? stored.version + 2 : undefined;
     if (recording) revision = await recordRevision(tx, recording, known);
+    await recordEvents(ctx, tx, scope.accountId, entryEvents(after, stored, after));
     return true;
   });
   // A clash rolled the write back: it is retried like a lost compare-and-set.

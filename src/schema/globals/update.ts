@@ -16,6 +16,7 @@ import { isUniqueViolation } from "../prisma-errors.ts";
 import { pruneLater } from "../revisions/prune.ts";
 import { RevisionClash, recordRevision, recordsRevisions, revisionAuthor } from "../revisions/record.ts";
 import { globalState } from "../revisions/state.ts";
+import { recordEvents } from "../webhooks/outbox.ts";
 import { globalHandleTaken } from "./create.ts";
 import { blueprintHandleOf } from "./handles.ts";
 import { GlobalUpdateInput } from "./inputs.ts";
@@ -98,6 +99,8 @@ export async function applyGlobalUpdate(
           const recording = { ...scope, recordType: "global" as const, recordId: stored.id, tokenId };
           revision = await recordRevision(tx, { ...recording, state, at: updatedAt });
         }
+        const event = { type: "global.updated", kind: "global", id: stored.id } as const;
+        await recordEvents(ctx, tx, scope.accountId, [event]);
         return true;
       });
       if (!written) return undefined;

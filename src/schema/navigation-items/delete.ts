@@ -6,6 +6,7 @@ import { builder } from "../builder.ts";
 import { ApiError } from "../errors.ts";
 import { findNavigation } from "../navigations/find.ts";
 import { itemIdArg } from "./inputs.ts";
+import { itemsChanged } from "./items-changed.ts";
 import { lockNavigation } from "./rules.ts";
 
 builder.mutationField("navigationItemDelete", (t) =>
@@ -15,13 +16,15 @@ builder.mutationField("navigationItemDelete", (t) =>
     resolve: async (_root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const navigation = await findNavigation(ctx, scope, args.navigation_id);
-      await ctx.db.$transaction(async (tx) => {
-        await lockNavigation(tx, scope, navigation.id);
-        const { count } = await tx.navigationItem.deleteMany({
-          where: { ...scope, navigationId: navigation.id, id: args.id },
-        });
-        if (count === 0) throw ApiError.notFound("Navigation item");
-      });
+      await ctx.db.$transaction((tx) =>
+        itemsChanged(ctx, tx, scope, navigation.id, async () => {
+          await lockNavigation(tx, scope, navigation.id);
+          const { count } = await tx.navigationItem.deleteMany({
+            where: { ...scope, navigationId: navigation.id, id: args.id },
+          });
+          if (count === 0) throw ApiError.notFound("Navigation item");
+        }),
+      );
       return args.id;
     },
   }),

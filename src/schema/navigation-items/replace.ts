@@ -10,6 +10,7 @@ import { findNavigation } from "../navigations/find.ts";
 import { NavigationWithItemsRef } from "../navigations/type.ts";
 import { issuePath } from "../validation.ts";
 import { NavigationTreeItemInput, TREE_DEPTH_LIMIT, TREE_ITEMS_LIMIT } from "./inputs.ts";
+import { itemsChanged } from "./items-changed.ts";
 import { findLinkedEntry, lockNavigation } from "./rules.ts";
 import { planTree } from "./tree-plan.ts";
 
@@ -34,38 +35,40 @@ builder.mutationField("navigationItemsReplace", (t) =>
       const navigation = await findNavigation(ctx, scope, args.navigation_id);
       const problems = new Problems();
       const planned = planTree(args.items, problems);
-      await ctx.db.$transaction(async (tx) => {
-        await lockNavigation(tx, scope, navigation.id);
-        // One lookup per distinct pair: a menu often links one entry from several places.
-        const entries = new Map<string, string | undefined>();
-        const rows = [];
-        for (const { link, path, ...item } of planned) {
-          let entryId: string | undefined;
-          if (link) {
-            const key = JSON.stringify([link.collection, link.entry]);
-            if (!entries.has(key))
-              entries.set(key, await findLinkedEntry(tx, scope, link.collection, link.entry));
-            entryId = entries.get(key);
-            if (!entryId)
-              problems.add(
-                issuePath([...path, "entry_handle"]),
-                `no entry '${link.entry}' in collection '${link.collection}'`,
-              );
+      await ctx.db.$transaction((tx) =>
+        itemsChanged(ctx, tx, scope, navigation.id, async () => {
+          await lockNavigation(tx, scope, navigation.id);
+          // One lookup per distinct pair: a menu often links one entry from several places.
+          const entries = new Map<string, string | undefined>();
+          const rows = [];
+          for (const { link, path, ...item } of planned) {
+            let entryId: string | undefined;
+            if (link) {
+              const key = JSON.stringify([link.collection, link.entry]);
+              if (!entries.has(key))
+                entries.set(key, await findLinkedEntry(tx, scope, link.collection, link.entry));
+              entryId = entries.get(key);
+              if (!entryId)
+                problems.add(
+                  issuePath([...path, "entry_handle"]),
+                  `no entry '${link.entry}' in collection '${link.collection}'`,
+                );
+            }
+            rows.push({
+              ...scope,
+              ...item,
+              navigationId: navigation.id,
+              url: entryId ? null : item.url,
+              entryId,
+            });
           }
-          rows.push({
-            ...scope,
-            ...item,
-            navigationId: navigation.id,
-            url: entryId ? null : item.url,
-            entryId,
-          });
-        }
-        problems.throwIfAny();
-        // Children go with their parents (the parent key cascades); the new rows come in outline order,
-        // so each parent is there before its children.
-        await tx.navigationItem.deleteMany({ where: { ...scope, navigationId: navigation.id } });
-        await tx.navigationItem.createMany({ data: rows });
-      });
+          problems.throwIfAny();
+          // Children go with their parents (the parent key cascades); the new rows come in outline order,
+          // so each parent is there before its children.
+          await tx.navigationItem.deleteMany({ where: { ...scope, navigationId: navigation.id } });
+          await tx.navigationItem.createMany({ data: rows });
+        }),
+      );
       return findNavigation(ctx, scope, navigation.id, query);
     },
   }),

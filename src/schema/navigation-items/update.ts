@@ -8,6 +8,7 @@ import { builder } from "../builder.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { findNavigation } from "../navigations/find.ts";
 import { itemIdArg, type NavigationItemUpdate, NavigationItemUpdateInput } from "./inputs.ts";
+import { itemsChanged } from "./items-changed.ts";
 import { readItem, readItems } from "./read.ts";
 import { findLinkedEntry, lockNavigation, placeItem } from "./rules.ts";
 import type { ItemRow } from "./tree.ts";
@@ -64,30 +65,32 @@ builder.mutationField("navigationItemUpdate", (t) =>
       const scope = await accountScope(ctx, args.account_id, "write");
       const navigation = await findNavigation(ctx, scope, args.navigation_id);
       const input = args.input;
-      await ctx.db.$transaction(async (tx) => {
-        await lockNavigation(tx, scope, navigation.id);
-        const rows = await readItems(tx, scope, navigation.id);
-        const item = rows.find((row) => row.id === args.id);
-        if (!item) throw ApiError.notFound("Navigation item");
-        const problems = new Problems();
-        const data: Prisma.NavigationItemUncheckedUpdateInput = {};
-        if (input.title != null) data.title = input.title;
-        const entryId = await linkChange(tx, scope, item, input, problems);
-        if (entryId !== undefined) data.entryId = entryId;
-        if (entryId) data.url = null;
-        else if (input.url !== undefined) {
-          // A url replaces the link: the item then points at that url.
-          data.url = input.url;
-          if (input.url !== null) data.entryId = null;
-        }
-        if (input.parent_id != null && !rows.some((row) => row.id === input.parent_id)) {
-          problems.add("parent_id", `no item '${input.parent_id}' in this navigation`);
-        } else {
-          Object.assign(data, placeItem(rows, item, input.parent_id, input.priority, problems));
-        }
-        problems.throwIfAny();
-        await tx.navigationItem.updateMany({ where: { ...scope, id: item.id }, data });
-      });
+      await ctx.db.$transaction((tx) =>
+        itemsChanged(ctx, tx, scope, navigation.id, async () => {
+          await lockNavigation(tx, scope, navigation.id);
+          const rows = await readItems(tx, scope, navigation.id);
+          const item = rows.find((row) => row.id === args.id);
+          if (!item) throw ApiError.notFound("Navigation item");
+          const problems = new Problems();
+          const data: Prisma.NavigationItemUncheckedUpdateInput = {};
+          if (input.title != null) data.title = input.title;
+          const entryId = await linkChange(tx, scope, item, input, problems);
+          if (entryId !== undefined) data.entryId = entryId;
+          if (entryId) data.url = null;
+          else if (input.url !== undefined) {
+            // A url replaces the link: the item then points at that url.
+            data.url = input.url;
+            if (input.url !== null) data.entryId = null;
+          }
+          if (input.parent_id != null && !rows.some((row) => row.id === input.parent_id)) {
+            problems.add("parent_id", `no item '${input.parent_id}' in this navigation`);
+          } else {
+            Object.assign(data, placeItem(rows, item, input.parent_id, input.priority, problems));
+          }
+          problems.throwIfAny();
+          await tx.navigationItem.updateMany({ where: { ...scope, id: item.id }, data });
+        }),
+      );
       return readItem(ctx.db, scope, navigation.id, args.id);
     },
   }),

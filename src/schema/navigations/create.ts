@@ -8,6 +8,7 @@ import { builder } from "../builder.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { withEvents } from "../webhooks/outbox.ts";
 import { NavigationCreateInput } from "./inputs.ts";
 import { NavigationCreatePayload } from "./payload.ts";
 
@@ -24,16 +25,26 @@ builder.mutationField("navigationCreate", (t) =>
         // Only a handle this request creates is held to the caller's style; a stored one is updated.
         requireHandleStyle(ctx, "handle", handle);
         try {
-          const navigation = await ctx.db.navigation.create({
-            ...query,
-            data: { ...scope, id: newId(prefixes.navigation), title, handle },
-          });
+          const id = newId(prefixes.navigation);
+          const navigation = await withEvents(
+            ctx,
+            scope.accountId,
+            ["navigation.created"],
+            (db) => db.navigation.create({ ...query, data: { ...scope, id, title, handle } }),
+            () => [{ type: "navigation.created", kind: "navigation", id }],
+          );
           return { created: true, navigation };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
         }
       }
-      const navigation = await ctx.db.navigation.update({ ...query, where: byHandle, data: { title } });
+      const navigation = await withEvents(
+        ctx,
+        scope.accountId,
+        ["navigation.updated"],
+        (db) => db.navigation.update({ ...query, where: byHandle, data: { title } }),
+        (written) => [{ type: "navigation.updated", kind: "navigation", id: written.id }],
+      );
       return { created: false, navigation };
     },
   }),

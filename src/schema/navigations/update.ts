@@ -5,6 +5,7 @@ import { builder } from "../builder.ts";
 import { ApiError } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { type Tx, withEvents } from "../webhooks/outbox.ts";
 import { findNavigation } from "./find.ts";
 import { NavigationUpdateInput } from "./inputs.ts";
 import { NavigationRef } from "./type.ts";
@@ -23,11 +24,14 @@ builder.mutationField("navigationUpdate", (t) =>
       const { title, handle } = args.input;
       if (handle != null && handle !== stored.handle) requireHandleStyle(ctx, "handle", handle);
       try {
-        return await ctx.db.navigation.update({
-          ...query,
-          where: { id: stored.id },
-          data: { ...(title != null && { title }), ...(handle != null && { handle }) },
-        });
+        const event = { type: "navigation.updated", kind: "navigation", id: stored.id } as const;
+        const write = (db: Tx) =>
+          db.navigation.update({
+            ...query,
+            where: { id: stored.id },
+            data: { ...(title != null && { title }), ...(handle != null && { handle }) },
+          });
+        return await withEvents(ctx, scope.accountId, [event.type], write, () => [event]);
       } catch (error) {
         if (isUniqueViolation(error))
           throw ApiError.invalid("handle", "is already used by another navigation");

@@ -119,7 +119,9 @@ export async function submitForm(
     published_at: usesDate(form.collection.routing) ? now : null,
   };
   const blueprint = { id: form.blueprint.id, fields };
-  await insertEntry(ctx, scope, form.collection, input, { blueprint, ...normalized });
+  await insertEntry(ctx, scope, form.collection, input, { blueprint, ...normalized }, {}, {}, [
+    "form.submitted",
+  ]);
   notifySubmission(ctx, form, fields, values, input.handle);
   return { saved: true, ...answer };
 }

@@ -19,6 +19,7 @@ import {
 } from "../revisions/record.ts";
 import { templateState } from "../revisions/state.ts";
 import { trashTemplate } from "../trash/template.ts";
+import { recordEvents, withEvents } from "../webhooks/outbox.ts";
 import { findTemplate } from "./find.ts";
 import { TemplateCreateInput, TemplateUpdateInput } from "./inputs.ts";
 import { TemplateRef } from "./type.ts";
@@ -48,13 +49,22 @@ builder.mutationField("templateCreate", (t) =>
       };
       try {
         const data = { ...scope, ...row };
-        if (!recordsRevisions(ctx)) return await ctx.db.template.create({ ...query, data });
+        const event = { type: "template.created", kind: "template", id: row.id } as const;
+        if (!recordsRevisions(ctx))
+          return await withEvents(
+            ctx,
+            scope.accountId,
+            [event.type],
+            (db) => db.template.create({ ...query, data }),
+            () => [event],
+          );
         const tokenId = await revisionAuthor(ctx);
         const recording = { ...scope, recordType: "template" as const, recordId: row.id, tokenId };
         const revision = firstRevision({ ...recording, state: templateState(row), at: now });
         return await ctx.db.$transaction(async (tx) => {
           const template = await tx.template.create({ ...query, data });
           await tx.revision.createMany({ data: [revision] });
+          await recordEvents(ctx, tx, scope.accountId, [event]);
           return template;
         });
       } catch (error) {
@@ -99,6 +109,9 @@ export async function applyTemplateUpdate(
           const recording = { ...scope, recordType: "template" as const, recordId: row.id, tokenId };
           revision = await recordRevision(tx, { ...recording, state: templateState(row), at: row.updatedAt });
         }
+        await recordEvents(ctx, tx, scope.accountId, [
+          { type: "template.updated", kind: "template", id: row.id },
+        ]);
       }),
     );
   } catch (error) {

@@ -6,6 +6,7 @@ import type { AccountScope } from "../access.ts";
 import { compareAndSet } from "../compare-and-set.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { beforeDelete } from "../webhooks/outbox.ts";
 import { handleTaken, inserting } from "./conflicts.ts";
 import { putInTrash, revived, type Tx } from "./store.ts";
 
@@ -14,8 +15,11 @@ export async function trashAsset(ctx: Context, scope: AccountScope, id: string):
     ctx.db.$transaction(async (tx) => {
       const row = await tx.asset.findFirst({ where: { ...scope, id } });
       if (!row) throw ApiError.notFound("Asset");
+      const event = { type: "asset.deleted", kind: "asset", id } as const;
+      const deleted = await beforeDelete(ctx, tx, scope.accountId, event);
       const { count } = await tx.asset.deleteMany({ where: { id, updatedAt: row.updatedAt } });
       if (count === 0) return undefined;
+      await deleted();
       const handle = row.path ? `${row.path}/${row.filename}` : row.filename;
       const item = { type: "asset", recordId: id, handle, title: row.filename } as const;
       await putInTrash(tx, scope, { ...item, snapshot: { row } });

@@ -8,6 +8,7 @@ import type { Context } from "../context.ts";
 import { refreshPaths } from "../entries/paths.ts";
 import { ApiError } from "../errors.ts";
 import { toJson } from "../json.ts";
+import { beforeDelete } from "../webhooks/outbox.ts";
 import { handleTaken, inserting, parentGone } from "./conflicts.ts";
 import { putInTrash, revived, type Tx } from "./store.ts";
 
@@ -27,8 +28,11 @@ export async function trashEntry(ctx: Context, scope: AccountScope, id: string):
       });
       if (!found) throw ApiError.notFound("Entry");
       const { references, referrers, navItems, ...row } = found;
+      const event = { type: "entry.deleted", kind: "entry", id, collectionId: row.collectionId } as const;
+      const deleted = await beforeDelete(ctx, tx, scope.accountId, event);
       const { count } = await tx.entry.deleteMany({ where: { id, version: row.version } });
       if (count === 0) return undefined;
+      await deleted();
       // An entry that names itself is in both lists once.
       const links = [...references, ...referrers.filter((ref) => ref.fromId !== id)];
       const snapshot = { row, references: links, navItemIds: navItems.map((item) => item.id) };

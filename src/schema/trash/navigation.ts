@@ -6,6 +6,7 @@ import type { AccountScope } from "../access.ts";
 import { compareAndSet } from "../compare-and-set.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { beforeDelete } from "../webhooks/outbox.ts";
 import { handleTaken, inserting } from "./conflicts.ts";
 import { putInTrash, revived, type Tx } from "./store.ts";
 
@@ -25,8 +26,11 @@ export async function trashNavigation(ctx: Context, scope: AccountScope, id: str
         data: { updatedAt: row.updatedAt },
       });
       if (locked.count === 0) return undefined;
+      const event = { type: "navigation.deleted", kind: "navigation", id } as const;
+      const deleted = await beforeDelete(ctx, tx, scope.accountId, event);
       const items = await tx.navigationItem.findMany({ where: { navigationId: id } });
       await tx.navigation.deleteMany({ where: { id } });
+      await deleted();
       const item = { type: "navigation", recordId: id, handle: row.handle, title: row.title } as const;
       await putInTrash(tx, scope, { ...item, snapshot: { row, items } });
       return true;

@@ -9,11 +9,13 @@ import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { pruneLater } from "../revisions/prune.ts";
 import { recordsRevisions, retryOnClash, revisionAuthor } from "../revisions/record.ts";
+import { recordEvents } from "../webhooks/outbox.ts";
 import { restoreAsset } from "./asset.ts";
 import { restoreEntry } from "./entry.ts";
 import { restoreForm } from "./form.ts";
 import { restoreGlobal } from "./global.ts";
 import { restoreNavigation } from "./navigation.ts";
+import { restoredEvents } from "./restored-events.ts";
 import { hasRevisions, recordRestore } from "./revision.ts";
 import type { TrashType, Tx } from "./store.ts";
 import { restoreTemplate } from "./template.ts";
@@ -70,6 +72,7 @@ builder.mutationField("trashRestore", (t) =>
           if (!item || !taken?.count) throw ApiError.notFound("Trash item");
           const type = item.recordType as TrashType;
           const id = await restorers[type](tx, scope, item.snapshot);
+          await recordEvents(ctx, tx, scope.accountId, await restoredEvents(tx, type, id));
           // Restoring an entry, a global or a template records a revision, as a save does (revision.ts).
           if (hasRevisions(type) && recordsRevisions(ctx))
             revision = await recordRestore(tx, { scope, type, id, tokenId, at: new Date() });

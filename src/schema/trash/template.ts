@@ -5,6 +5,7 @@ import type { AccountScope } from "../access.ts";
 import { compareAndSet } from "../compare-and-set.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { beforeDelete } from "../webhooks/outbox.ts";
 import { handleTaken, inserting } from "./conflicts.ts";
 import { putInTrash, revived, type Tx } from "./store.ts";
 
@@ -13,8 +14,11 @@ export async function trashTemplate(ctx: Context, scope: AccountScope, id: strin
     ctx.db.$transaction(async (tx) => {
       const row = await tx.template.findFirst({ where: { ...scope, id } });
       if (!row) throw ApiError.notFound("Template");
+      const event = { type: "template.deleted", kind: "template", id } as const;
+      const deleted = await beforeDelete(ctx, tx, scope.accountId, event);
       const { count } = await tx.template.deleteMany({ where: { id, updatedAt: row.updatedAt } });
       if (count === 0) return undefined;
+      await deleted();
       const item = { type: "template", recordId: id, handle: row.handle, title: row.title } as const;
       await putInTrash(tx, scope, { ...item, snapshot: { row } });
       return true;
