@@ -6,6 +6,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportPaths } from "../src/rest/export-openapi.ts";
+import { importPaths } from "../src/rest/import-openapi.ts";
 import { routes } from "../src/rest/routes.ts";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
 import { createAccount } from "./helpers/cli.ts";
@@ -140,8 +141,8 @@ describe("the document", () => {
       (n: number, item) => n + Object.keys(item as object).length,
       0,
     );
-    // Plus the streamed export, answered outside the route table.
-    const streamed = Object.keys(exportPaths).length;
+    // Plus the streamed export and the import, answered outside the route table.
+    const streamed = Object.keys(exportPaths).length + Object.keys(importPaths).length;
     expect(count).toBe(routes.length + routes.filter((route) => route.method === "PUT").length + streamed);
   });
 

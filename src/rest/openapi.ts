@@ -22,6 +22,7 @@ import {
 } from "graphql";
 import { inputType } from "./arguments.ts";
 import { EXPORT_TAG, exportPaths } from "./export-openapi.ts";
+import { IMPORT_TAG, importPaths } from "./import-openapi.ts";
 import { type Route, routes } from "./routes.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -375,7 +376,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
   }
 
   // Answered outside the route table (streamed): described on its own.
-  Object.assign(paths, exportPaths);
+  Object.assign(paths, exportPaths, importPaths);
   Object.assign(schemas, navigationSchemas);
   schemas.Error = {
     type: "object",
@@ -416,7 +417,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     },
     servers: [{ url: "/v1", description: "Version 1" }],
     security: [{ bearerAuth: [] }],
-    tags: [...Object.values(tagOf), EXPORT_TAG].map((name) => ({ name })),
+    tags: [...Object.values(tagOf), EXPORT_TAG, IMPORT_TAG].map((name) => ({ name })),
     paths,
     components: {
       schemas: sortKeys(schemas),

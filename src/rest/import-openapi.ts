@@ -1,0 +1,93 @@
+// The OpenAPI description of POST /accounts/{account_id}/import, which is outside the route table
+// (import.ts says why) and so outside what openapi.ts derives from it.
+import type { Operation } from "./openapi.ts";
+
+export const IMPORT_TAG = "Import";
+
+const counts = {
+  type: "object",
+  description:
+    "Records by type: collections, blueprints, templates, assets, entries, navigations, forms, globals.",
+  additionalProperties: { type: "integer" },
+};
+
+const importOperation: Operation = {
+  operationId: "importSite",
+  summary: "Import a whole site (YAML document or .tar.gz)",
+  description:
+    "Imports a `cms-site/1` document as GET /export.yaml writes it (or the hosted service's export.yaml) into the account: records are created or updated by handle, in dependency order, all or nothing. The whole file is checked first (every record by the rules of its own create operation, every reference by handle); with any problem the answer is a 422 whose details list each one (`path` in the document, `line` when known) and nothing is written. Importing the same file twice changes nothing the second time. The body is the YAML document (`application/yaml` or `text/yaml`, at most 128 MB), or a .tar.gz as `cms export --out FILE.tar.gz` writes it (`site.yaml` and `assets/<folder>/<filename>`; at most 1 GB) sent as the multipart part `file` or as an `application/gzip` body. A YAML import brings no asset bytes: assets the account lacks are then skipped (and said to be). `?dry_run=true` checks and reports what would happen, writing nothing.",
+  tags: [IMPORT_TAG],
+  security: [{ bearerAuth: [] }],
+  parameters: [
+    { name: "account_id", in: "path", required: true, schema: { type: "string" } },
+    {
+      name: "dry_run",
+      in: "query",
+      required: false,
+      description: "Check and report only: nothing is written.",
+      schema: { type: "boolean" },
+    },
+  ],
+  requestBody: {
+    required: true,
+    content: {
+      "application/yaml": { schema: { type: "string" } },
+      "text/yaml": { schema: { type: "string" } },
+      "multipart/form-data": {
+        schema: {
+          type: "object",
+          properties: { file: { type: "string", format: "binary", description: "The .tar.gz." } },
+          required: ["file"],
+        },
+      },
+      "application/gzip": { schema: { type: "string", format: "binary" } },
+    },
+  },
+  responses: {
+    200: {
+      description:
+        "The import's report: what was (or with dry_run would be) created, updated and left alone.",
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            properties: {
+              dry_run: { type: "boolean" },
+              created: counts,
+              updated: counts,
+              unchanged: counts,
+              skipped: {
+                type: "array",
+                items: { type: "string" },
+                description: "Parts of the file not imported, and why.",
+              },
+              problems: {
+                type: "array",
+                items: { type: "object" },
+                description: "Always empty: problems are a 422.",
+              },
+            },
+            required: ["dry_run", "created", "updated", "unchanged", "skipped", "problems"],
+          },
+        },
+      },
+    },
+    400: { $ref: "#/components/responses/BadRequest" },
+    401: { $ref: "#/components/responses/Unauthorized" },
+    403: { $ref: "#/components/responses/Forbidden" },
+    409: { $ref: "#/components/responses/Conflict" },
+    413: { $ref: "#/components/responses/PayloadTooLarge" },
+    415: {
+      description: "The body is neither YAML, multipart/form-data nor application/gzip.",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    },
+    422: { $ref: "#/components/responses/ValidationFailed" },
+    429: { $ref: "#/components/responses/TooManyRequests" },
+    503: { $ref: "#/components/responses/ServiceUnavailable" },
+  },
+};
+
+/** Paths below the `/v1` server URL, as openapi.ts writes route paths. */
+export const importPaths: Record<string, Record<string, Operation>> = {
+  "/accounts/{account_id}/import": { post: importOperation },
+};
