@@ -5,8 +5,9 @@
 import { ApiError } from "../errors.ts";
 import { toJson } from "../json.ts";
 import { type EntryRow, entryState } from "../revisions/state.ts";
+import { insertRows, type Table } from "./bulk-insert.ts";
 import { recordRevisions } from "./revisions.ts";
-import { BATCH_ROWS, batches, type ImportRun, type Tx } from "./run.ts";
+import { batches, type ImportRun, type Tx } from "./run.ts";
 
 export interface EntryWrites {
   creates: EntryRow[];
@@ -14,12 +15,55 @@ export interface EntryWrites {
   references: { fromId: string; field: string; toId: string }[];
 }
 
+type Stored = EntryRow & { accountId: string };
+
+const entryTable: Table<Stored> = {
+  name: "Entry",
+  columns: [
+    { name: "id", kind: "text", value: (row) => row.id },
+    { name: "accountId", kind: "text", value: (row) => row.accountId },
+    { name: "collectionId", kind: "text", value: (row) => row.collectionId },
+    { name: "blueprintId", kind: "text", value: (row) => row.blueprintId },
+    { name: "handle", kind: "text", value: (row) => row.handle },
+    { name: "title", kind: "text", value: (row) => row.title },
+    { name: "published", kind: "bool", value: (row) => row.published },
+    { name: "publishedAt", kind: "date", value: (row) => row.publishedAt },
+    { name: "includeInSitemap", kind: "bool", value: (row) => row.includeInSitemap },
+    { name: "position", kind: "int", value: (row) => row.position },
+    { name: "templateHandle", kind: "text", value: (row) => row.templateHandle },
+    { name: "layoutHandle", kind: "text", value: (row) => row.layoutHandle },
+    { name: "routingOverride", kind: "text", value: (row) => row.routingOverride },
+    { name: "contentPath", kind: "text", value: (row) => row.contentPath },
+    { name: "data", kind: "json", value: (row) => row.data },
+    { name: "version", kind: "int", value: () => 0 },
+    { name: "createdAt", kind: "date", value: (row) => row.createdAt },
+    { name: "updatedAt", kind: "date", value: (row) => row.updatedAt },
+  ],
+};
+
+type Link = { accountId: string; fromId: string; field: string; toId: string };
+
+const referenceTable: Table<Link> = {
+  name: "EntryReference",
+  columns: [
+    { name: "accountId", kind: "text", value: (link) => link.accountId },
+    { name: "fromId", kind: "text", value: (link) => link.fromId },
+    { name: "toId", kind: "text", value: (link) => link.toId },
+    { name: "field", kind: "text", value: (link) => link.field },
+  ],
+};
+
 export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites): Promise<void> {
   const { scope } = run;
   const total = writes.creates.length + writes.updates.length;
   let done = 0;
   for (const chunk of batches(writes.creates)) {
-    await tx.entry.createMany({ data: chunk.map((row) => ({ ...row, ...scope, data: toJson(row.data) })) });
+    await insertRows(
+      tx,
+      run.ctx.provider,
+      entryTable,
+      chunk.map((row) => ({ ...row, ...scope })),
+    );
     await recordRevisions(
       tx,
       run,
@@ -54,7 +98,6 @@ export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites):
       })),
     );
   }
-  // Twice the batch: a reference row has four columns where an entry has eighteen.
-  for (const chunk of batches(writes.references, BATCH_ROWS * 2))
-    await tx.entryReference.createMany({ data: chunk.map((link) => ({ ...scope, ...link })) });
+  const links = writes.references.map((link) => ({ ...scope, ...link }));
+  await insertRows(tx, run.ctx.provider, referenceTable, links);
 }

@@ -4,6 +4,7 @@
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import { firstRevision } from "../revisions/record.ts";
 import type { RecordType } from "../revisions/state.ts";
+import { insertRows, type Table } from "./bulk-insert.ts";
 import { batches, type ImportRun, type Tx } from "./run.ts";
 
 export interface Revised {
@@ -27,11 +28,25 @@ export async function recordRevisions(tx: Tx, run: ImportRun, revised: readonly 
     for (const row of rows) last.set(row.recordId, row._max.number ?? 0);
   }
   const { tokenId } = run.author;
-  for (const chunk of batches(revised)) {
-    const data = chunk.map((record) => ({
-      ...firstRevision({ ...run.scope, ...record, tokenId, at: run.now }),
-      number: record.created ? 1 : (last.get(record.recordId) ?? 0) + 1,
-    }));
-    await tx.revision.createMany({ data });
-  }
+  const rows = revised.map((record) => ({
+    ...firstRevision({ ...run.scope, ...record, tokenId, at: run.now }),
+    number: record.created ? 1 : (last.get(record.recordId) ?? 0) + 1,
+  }));
+  await insertRows(tx, run.ctx.provider, revisionTable, rows);
 }
+
+type Row = ReturnType<typeof firstRevision>;
+
+const revisionTable: Table<Row> = {
+  name: "Revision",
+  columns: [
+    { name: "id", kind: "text", value: (row) => row.id },
+    { name: "accountId", kind: "text", value: (row) => row.accountId },
+    { name: "recordType", kind: "text", value: (row) => row.recordType },
+    { name: "recordId", kind: "text", value: (row) => row.recordId },
+    { name: "number", kind: "int", value: (row) => row.number },
+    { name: "tokenId", kind: "text", value: (row) => row.tokenId },
+    { name: "state", kind: "json", value: (row) => row.state },
+    { name: "createdAt", kind: "date", value: (row) => row.createdAt },
+  ],
+};
