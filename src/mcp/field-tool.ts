@@ -23,6 +23,8 @@ export interface FieldToolSpec {
   /** Arguments this tool needs though the operation does not (assets_upload's `data`, its only way). */
   require?: string[];
   shape?: Shape;
+  /** Who may call it, where the field's kind would say too little (webhooks are read with a write token). */
+  access?: Access;
 }
 
 export function rootField(schema: GraphQLSchema, name: FieldName): GraphQLField<unknown, unknown> {
@@ -51,7 +53,7 @@ export function fieldTool(schema: GraphQLSchema, spec: FieldToolSpec): Tool {
   const properties: Record<string, JsonSchema> = { ...own.properties, ...input.properties };
   for (const [name, text] of Object.entries(spec.described ?? {}))
     if (properties[name]) properties[name] = describe(properties[name], text);
-  const access: Access = spec.field.startsWith("Mutation.") ? "write" : "read";
+  const access: Access = spec.access ?? (spec.field.startsWith("Mutation.") ? "write" : "read");
   const inputNames = new Set(fields.map((inputField) => inputField.name));
   return {
     name: spec.name,

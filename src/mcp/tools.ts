@@ -6,7 +6,7 @@ import { fieldTool } from "./field-tool.ts";
 import { navigationSaveTool } from "./navigation-save.ts";
 import { saveTool } from "./save-tool.ts";
 import { sitePreviewTool } from "./site-preview.ts";
-import { creates, deletes, saves, type Tool } from "./tool.ts";
+import { creates, deletes, readOnly, saves, type Tool } from "./tool.ts";
 
 const collection = {
   name: "collection",
@@ -354,6 +354,62 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       names: { handle: "id" },
       described: byHandle("template"),
       annotations: saves,
+    }),
+
+    field({
+      name: "webhooks_list",
+      description: "List the account's webhooks (URL, events, enabled), newest first; never their secrets.",
+      field: "Query.webhooks",
+      access: "write",
+      annotations: readOnly,
+    }),
+    field({
+      name: "webhooks_get",
+      description: "Read one webhook by its ID (whk_...).",
+      field: "Query.webhook",
+      access: "write",
+      annotations: readOnly,
+    }),
+    field({
+      name: "webhooks_create",
+      description:
+        'Add a webhook: a URL that receives signed POSTs for the events named (or ["*"]); answers its secret once.',
+      field: "Mutation.webhookCreate",
+      annotations: creates,
+    }),
+    field({
+      name: "webhooks_update",
+      description: "Change a webhook's URL, events, enabled flag or description by its ID.",
+      field: "Mutation.webhookUpdate",
+      annotations: saves,
+    }),
+    field({
+      name: "webhooks_delete",
+      description: "Delete a webhook by its ID; its pending deliveries are dropped.",
+      field: "Mutation.webhookDelete",
+      annotations: deletes,
+      shape: "deleted",
+    }),
+    field({
+      name: "webhooks_rotate_secret",
+      description:
+        "Give a webhook a new signing secret (answered once); later deliveries are signed with it.",
+      field: "Mutation.webhookRotateSecret",
+      annotations: creates,
+    }),
+    field({
+      name: "webhooks_deliveries_list",
+      description:
+        "List a webhook's deliveries, newest first: event, status, attempts, last answer or error.",
+      field: "Query.webhookDeliveries",
+      access: "write",
+      annotations: readOnly,
+    }),
+    field({
+      name: "webhooks_deliveries_redeliver",
+      description: "Send one of a webhook's deliveries again now (same webhook-id, same body).",
+      field: "Mutation.webhookRedeliver",
+      annotations: creates,
     }),
 
     sitePreviewTool(schema),
