@@ -128,6 +128,7 @@ const segmentResource: Record<string, string> = {
   forms: "form",
   globals: "global",
   assets: "asset",
+  webhooks: "webhook",
 };
 
 /** The route's path with the target records' IDs. */
@@ -138,6 +139,7 @@ function targetPath(route: Route): string {
       if (segment === ":account_id") return main.account_id;
       if (segment === ":collection_id") return target.ids.collection;
       if (segment === ":navigation_id") return target.ids.navigation;
+      if (segment === ":delivery") return target.ids.delivery ?? segment;
       if (segment !== ":id") return segment;
       const resource = segmentResource[segments[index - 1] ?? ""];
       const id = resource && target.ids[resource];
@@ -206,6 +208,8 @@ function baseBody(resource: string, n: number): Record<string, unknown> {
       };
     case "assets":
       return { asset: { filename: `fuzz-${n}.txt`, content_type: "text/plain", data: "ZnV6eg==" } };
+    case "webhooks":
+      return { url: `https://fuzz-${n}.invalid/hook`, events: ["entry.created"], description: "Fuzz" };
     default:
       throw new Error(`fuzz.test.ts has no body for ${resource}: add one`);
   }
@@ -455,6 +459,7 @@ describe("hostile bodies to every write endpoint", () => {
         "forms",
         "globals",
         "assets",
+        "webhooks",
       ]),
     );
   });

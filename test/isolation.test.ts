@@ -84,6 +84,8 @@ function resourceOf(path: string, param: string): string {
     globals: "global",
     assets: "asset",
     trash: "trash",
+    webhooks: "webhook",
+    deliveries: "delivery",
   };
   const resource = segment && bySegment[segment];
   if (!resource) throw new Error(`isolation.test.ts does not know what ${path} names by :${param}: add it`);
@@ -260,8 +262,12 @@ function bodiesFor(path: string): unknown[] {
         { filename: "probe-moved.txt" },
         { asset: { filename: "probe.txt", path: "probe-dir" } },
       ];
+    case "webhooks":
+      return [{ url: "https://probe.invalid/hook", events: ["*"] }];
     case "restore":
     case "preview":
+    case "rotate_secret":
+    case "redeliver":
       return [{}];
     default:
       throw new Error(`isolation.test.ts has no bodies for ${path}: add them`);
@@ -490,6 +496,7 @@ const resources = [
   "global",
   "asset",
   "trash",
+  "webhook",
 ];
 
 /** The resource a root field is about, from its name (`entryRoutingUpdate`, `contentEntry` -> entry). */

@@ -33,18 +33,27 @@ beforeAll(async () => {
     client.post("/collections/blog/entries", { handle: "first", title: "First" }),
     client.post("/globals", { name: "Site", handle: "site" }),
     client.post("/templates", { handle: "page", html: "<p></p>" }),
+    client.post("/webhooks", { url: "https://hooks.invalid/in", events: ["entry.created"] }),
   ]);
   for (const made of records) expect(made.status, made.text).toBe(201);
+  webhookId = records[3]?.body.id;
 });
 
 afterAll(async () => {
   await server?.stop();
 });
 
+let webhookId = "";
+
 /** Every list route of the route table, with the records its path needs. */
 function listPaths(): string[] {
-  // A record's own list (its revisions) names the record: the entry, global and template made above.
-  const records: Record<string, string> = { entries: "first", globals: "site", templates: "page" };
+  // A record's own list (its revisions, deliveries) names the record: those made above.
+  const records: Record<string, string> = {
+    entries: "first",
+    globals: "site",
+    templates: "page",
+    webhooks: webhookId,
+  };
   return routes
     .filter((route) => route.method === "GET" && !/\/:\w+$/.test(route.path))
     .map((route) =>

@@ -25,6 +25,16 @@ async function created(pending: Promise<ApiResponse>, what: string): Promise<any
 /** Creates the resources in `client`'s account; `tag` (lowercase letters) makes every handle and value unique. */
 export async function populateTenant(client: Api, tag: string): Promise<TenantData> {
   const value = (name: string) => `${tag.toUpperCase()}-SECRET-${name}`;
+  // First, so that every record made below has an event in its log. Its host never resolves (.invalid):
+  // deliveries wait in the log, retried, and nothing leaves the machine.
+  const webhook = await created(
+    client.post("/webhooks", {
+      url: `https://${tag}-secret-hooks.invalid/receive`,
+      events: ["*"],
+      description: value("WEBHOOK"),
+    }),
+    "webhook",
+  );
   const assetText = value("BYTES");
   const asset = await created(
     client.post("/assets", {
@@ -126,6 +136,8 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
   );
   expect((await client.delete(`/templates/${trashed.id}`)).status).toBe(204);
   const trash = (await client.get("/trash")).body.data.find((item: any) => item.record_id === trashed.id);
+  const [delivery] = (await client.get(`/webhooks/${webhook.id}/deliveries`)).body.data;
+  expect(delivery?.id, "the webhook's first delivery").toMatch(/^msg_/);
   const ids = {
     collection: collection.id,
     entry: first.id,
@@ -142,6 +154,8 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
     asset: asset.id,
     trash: trash.id,
     trashedTemplate: trashed.id,
+    webhook: webhook.id,
+    delivery: delivery.id,
   };
   const handles = {
     collection: collection.handle,
@@ -173,6 +187,7 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
     "GLOBAL",
     "TAGLINE",
     "TRASHED",
+    "WEBHOOK",
   ].map(value);
   const markers = [
     ...Object.values(ids),
@@ -182,6 +197,7 @@ export async function populateTenant(client: Api, tag: string): Promise<TenantDa
     `${tag}-secret-url`,
     `${tag}_secret_field`,
     `${tag}-secret-trashed`,
+    `${tag}-secret-hooks`,
   ];
   return { ids, handles, markers, assetUrl: asset.url, assetText };
 }
@@ -213,6 +229,8 @@ export async function snapshotTenant(client: Api, data: TenantData, lists = true
     "/assets",
     `/assets/${ids.asset}`,
     "/trash",
+    "/webhooks",
+    `/webhooks/${ids.webhook}`,
   ];
   const read = lists ? paths : paths.filter((path) => !isList(path));
   const answers = await Promise.all(read.map((path) => client.get(path)));
