@@ -1,7 +1,8 @@
 // `npm run bench [-- --pg] [-- --entries N] [-- --only a,b] [-- --profile]`: starts the real server on a
 // fresh database, seeds it (seed.ts), measures each workload (workloads.ts) and the bare baseline
 // (baseline.ts), then what recording revisions costs the writes (revisions.ts; `--only revisions` for that
-// alone), prints a table and records the run in bench/results.json under its database.
+// alone) and how fast a site of N entries imports (import.ts; `--only import` for that alone), prints a
+// table and records the run in bench/results.json under its database.
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
@@ -9,7 +10,9 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
 import { freshDatabase } from "./database.ts";
+import { type ImportCost, importCost } from "./import.ts";
 import { cpuMsOf, memoryOf, root, startProcess, watchMemory } from "./processes.ts";
 import { printTable } from "./report.ts";
 import { printRevisionsCost, revisionsCost } from "./revisions.ts";
@@ -35,6 +38,14 @@ const { values } = parseArgs({
 });
 const total = Number(values.entries ?? 100_000);
 const only = values.only?.split(",");
+
+// `--only import`: the site import alone (import.ts), in-process on a fresh database, recorded beside the
+// last full run of that database.
+if (only?.length === 1 && only[0] === "import") {
+  const { provider, cost } = await importOnFreshDatabase();
+  if (!values["no-write"]) saveImport(provider, cost);
+  process.exit(0);
+}
 
 // The server runs as `npm start` runs it: the built bundle (scripts/build.mjs), with its Node flags.
 execSync("node scripts/build.mjs", { cwd: root, stdio: "inherit" });
@@ -109,6 +120,7 @@ try {
           writes,
         );
   const serverPeak = Math.round(memoryOf(serverPid)?.peakMb ?? 0);
+  const imported = !only || only.includes("import") ? (await importOnFreshDatabase()).cost : undefined;
   const record = {
     measured_at: new Date().toISOString(),
     database: database.provider,
@@ -120,6 +132,7 @@ try {
     baseline: baselineResult,
     workloads: results,
     revisions,
+    ...(imported && { import: imported }),
   };
   printTable(record);
   printRevisionsCost(revisions);
@@ -204,4 +217,36 @@ function save(record: { database: string }): void {
   all[record.database] = record;
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
   console.log(`wrote bench/results.json (${record.database})`);
+}
+
+/** The site import of `total` entries into a fresh database of the same kind, in this process. */
+async function importOnFreshDatabase(): Promise<{ provider: string; cost: ImportCost }> {
+  const fresh = await freshDatabase(values.pg ?? false);
+  try {
+    const connection = { dataDir: fresh.dataDir, databaseUrl: fresh.env.DATABASE_URL };
+    const opened = await openDatabase(connection);
+    await migrate(opened);
+    const cost = await importCost(opened, fresh.dataDir, total);
+    await opened.db.$disconnect();
+    console.log(
+      `  site import: ${cost.entries} entries (${cost.document_mb} MB of YAML) in ${cost.seconds} s: ${cost.entries_per_second} entries/s, ${cost.cpu_seconds} s CPU, peak RSS ${cost.peak_rss_mb} MB`,
+    );
+    return { provider: fresh.provider, cost };
+  } finally {
+    await fresh.drop();
+  }
+}
+
+/** The import's figures, under `import` in the database's record (the last full run's stay as they were). */
+function saveImport(database: string, cost: ImportCost): void {
+  const file = join(root, "bench", "results.json");
+  const all = existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>)
+    : {};
+  all[database] = {
+    ...all[database],
+    import: { measured_at: new Date().toISOString(), machine: machine(), ...cost },
+  };
+  writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+  console.log(`wrote bench/results.json (${database}, import)`);
 }
