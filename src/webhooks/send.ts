@@ -10,14 +10,14 @@ import type { Claimed } from "../schema/webhooks/claim.ts";
 /** Kept of a failed answer's body in the log. */
 const ANSWER_BYTES = 1024;
 
-/** `{type, timestamp, data}`, made once at the first attempt and sent as is on every retry. */
+/** `{type, timestamp, data}`, made in the change's transaction and sent as is on every attempt. */
 export function eventBody(delivery: Claimed): string {
   return (
     delivery.body ??
     JSON.stringify({
       type: delivery.eventType,
       timestamp: delivery.occurredAt.toISOString(),
-      data: delivery.data,
+      data: null,
     })
   );
 }

@@ -12,7 +12,6 @@ export interface Claimed {
   id: string;
   eventType: string;
   recordId: string;
-  data: unknown;
   body: string | null;
   occurredAt: Date;
   attempts: number;
@@ -42,7 +41,6 @@ export async function claimDue(database: Database, limit: number, leaseMs: numbe
       id: true,
       eventType: true,
       recordId: true,
-      data: true,
       body: true,
       occurredAt: true,
       attempts: true,

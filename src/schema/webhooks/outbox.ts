@@ -4,7 +4,6 @@
 import type { Db } from "../../db/client.ts";
 import type { Context } from "../context.ts";
 import { newId, prefixes } from "../ids.ts";
-import { toJson } from "../json.ts";
 import { type ChangeEvent, type EventType, listensTo } from "./events.ts";
 import { recordData } from "./record-data.ts";
 
@@ -67,7 +66,12 @@ export async function recordEvents(
     const key = `${event.kind}:${event.id}`;
     if (event.data === undefined && !read.has(key))
       read.set(key, await recordData(ctx, tx, accountId, event));
-    const data = toJson(event.data ?? read.get(key));
+    // The body as it will be sent and signed, made now: text keeps REST's key order (PostgreSQL's jsonb would not).
+    const body = JSON.stringify({
+      type: event.type,
+      timestamp: now.toISOString(),
+      data: event.data ?? read.get(key),
+    });
     for (const hook of targets) {
       rows.push({
         accountId,
@@ -75,7 +79,7 @@ export async function recordEvents(
         eventType: event.type,
         recordType: event.kind,
         recordId: event.id,
-        data,
+        body,
         occurredAt: now,
         nextAttemptAt: now,
       });

@@ -21,7 +21,6 @@ CREATE TABLE "WebhookDelivery" (
     "eventType" TEXT NOT NULL,
     "recordType" TEXT NOT NULL,
     "recordId" TEXT NOT NULL,
-    "data" JSONB,
     "body" TEXT,
     "occurredAt" TIMESTAMP(3) NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'pending',

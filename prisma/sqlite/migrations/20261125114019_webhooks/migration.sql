@@ -20,7 +20,6 @@ CREATE TABLE "WebhookDelivery" (
     "eventType" TEXT NOT NULL,
     "recordType" TEXT NOT NULL,
     "recordId" TEXT NOT NULL,
-    "data" JSONB,
     "body" TEXT,
     "occurredAt" DATETIME NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'pending',
