@@ -18,6 +18,8 @@ const PARALLEL = 8;
 const PRUNE_EVERY_MS = 3_600_000;
 /** A write's transaction commits a moment after it nudges: the dispatcher looks just after. */
 const NUDGE_DELAY_MS = 20;
+/** Shutdown has 10 s for everything: attempts still running after this are left to their lease. */
+const STOP_WAIT_MS = 3_000;
 
 export interface Dispatcher extends WebhookDispatch {
   start(deps: ContextDeps): void;
@@ -88,10 +90,11 @@ export function createDispatcher(
       poll.unref();
       run();
     },
+    /** Stops taking deliveries; attempts in flight get a moment, and one cut short is retried later. */
     async stop() {
       stopped = true;
       clearInterval(poll);
-      await running;
+      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
     },
   };
 }
