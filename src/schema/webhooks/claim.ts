@@ -20,6 +20,13 @@ export interface Claimed {
 
 export async function claimDue(database: Database, limit: number, leaseMs: number): Promise<Claimed[]> {
   const now = new Date();
+  // A read first: an idle server's poll writes nothing (a write, even of no rows, would count as a change
+  // of the data and expire every kept read).
+  const due = await database.db.webhookDelivery.findFirst({
+    where: { status: "pending", nextAttemptAt: { lte: now } },
+    select: { id: true },
+  });
+  if (!due) return [];
   const lease = new Date(now.getTime() + leaseMs);
   const skipLocked = database.provider === "postgresql" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
   const rows = await database.db.$queryRaw<{ id: string }[]>(Prisma.sql`

@@ -31,6 +31,9 @@ export async function sweepScheduled(ctx: Context): Promise<number> {
     orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
     take: BATCH,
   });
+  // Nothing due, nothing written: the cursor stays (entries written since were visible when written, or
+  // are still to come), and an idle server's sweep never counts as a change of the data.
+  if (due.length === 0) return 0;
   // A full batch moves the cursor only to its last moment; the rest are taken by the next sweep.
   const until = due.length === BATCH ? (due.at(-1)?.publishedAt ?? now) : now;
   return ctx.db.$transaction(async (tx) => {
