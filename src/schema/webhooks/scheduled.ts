@@ -27,7 +27,13 @@ export async function sweepScheduled(ctx: Context): Promise<number> {
       updatedAt: { lt: ctx.db.entry.fields.publishedAt },
       account: { webhooks: { some: { enabled: true } } },
     },
-    select: { id: true, accountId: true, collectionId: true, publishedAt: true },
+    select: {
+      id: true,
+      accountId: true,
+      collectionId: true,
+      publishedAt: true,
+      account: { select: { webhooks: { where: { enabled: true }, select: { createdAt: true } } } },
+    },
     orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
     take: BATCH,
   });
@@ -42,7 +48,14 @@ export async function sweepScheduled(ctx: Context): Promise<number> {
       data: { value: until.toISOString() },
     });
     if (moved.count === 0) return 0;
-    const taken = due.filter((entry) => entry.publishedAt && entry.publishedAt <= until);
+    // The cursor moves only when something is due: an entry that went live before the account had a
+    // webhook is not told of to it now.
+    const taken = due.filter(
+      (entry) =>
+        entry.publishedAt &&
+        entry.publishedAt <= until &&
+        entry.account.webhooks.some((hook) => hook.createdAt < (entry.publishedAt as Date)),
+    );
     for (const entry of taken) {
       const event = {
         type: "entry.published",
