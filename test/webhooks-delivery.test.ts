@@ -267,10 +267,7 @@ describe("never lost", () => {
 });
 
 describe("two server processes on one database", () => {
-  // PostgreSQL only: on SQLite two processes writing at once sometimes fail a write with a 500
-  // ("Operation has timed out" at the transaction's first statement), a fault of the SQLite layer and not
-  // of the webhooks that this test would only make flaky (reported with issue #18's tests).
-  it.skipIf(!usesPostgres)(
+  it(
     "deliver every event exactly once",
     async () => {
       const env = {

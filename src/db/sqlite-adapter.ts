@@ -58,7 +58,15 @@ function keepStatistics(adapter: Adapter): void {
 const MAX_STATEMENTS = 500;
 
 /**
- * Makes `client.prepare` answer a cached statement per SQL text. The adapter binds parameters with
+ * The adapter opens transactions with a plain (deferred) BEGIN. With another process writing to the same
+ * file, a deferred transaction whose write has to wait for that process's lock finds its snapshot stale
+ * once it gets it, and SQLite then answers SQLITE_BUSY at once instead of waiting: a 500 under concurrent
+ * writers. IMMEDIATE takes the write lock at BEGIN, waiting up to the busy timeout like any other write.
+ */
+const BEGIN_WRITE = "BEGIN IMMEDIATE";
+
+/**
+ * Makes `client.prepare` answer a cached statement per SQL text (and opens transactions as BEGIN_WRITE). The adapter binds parameters with
  * `prepare(sql).bind(args)`, which better-sqlite3 allows once per statement, so each call gets a light
  * handle that passes the arguments to the shared statement on every run instead. A statement's columns
  * are read once: better-sqlite3 builds them anew on every call, and the adapter asks on every read.
@@ -96,7 +104,7 @@ export function reuseStatements(client: Database.Database): void {
   });
   // Only the adapter calls prepare on this connection; it uses exactly the methods of `handle`.
   client.prepare = ((sql: string) => {
-    const shared = statement(sql);
+    const shared = statement(sql === "BEGIN" ? BEGIN_WRITE : sql);
     // A statement last used in raw mode returns objects again unless told otherwise.
     if (shared.reader) shared.raw(false);
     return handle(shared, []);
