@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated, expectError } from "./helpers/assertions.ts";
 import { createAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
 import {
   freePort,
   pause,
@@ -267,48 +267,42 @@ describe("never lost", () => {
 });
 
 describe("two server processes on one database", () => {
-  it(
-    "deliver every event exactly once",
-    async () => {
-      const env = {
-        OUTBOUND_ALLOW_PRIVATE: "true",
-        WEBHOOK_RETRY_BASE_MS: "200",
-        WEBHOOK_POLL_MS: "50",
-      };
-      const first = await startServer(env);
-      running.push(first);
-      const second = await first.twin(env);
-      running.push(second);
-      const account = await createAccount(first, "Twins");
-      const [one, two] = [api(first, account), api(second, account)];
-      await expectCreated(one.post("/collections", posts));
-      const hooks = await receiver();
-      // A little slow, so that both dispatchers have deliveries due at once.
-      hooks.answer = () => ({ delayMs: 15 });
-      const hook = await expectCreated(
-        one.post("/webhooks", { url: hooks.url(), events: ["entry.created"] }),
+  it("deliver every event exactly once", async () => {
+    const env = {
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      WEBHOOK_RETRY_BASE_MS: "200",
+      WEBHOOK_POLL_MS: "50",
+    };
+    const first = await startServer(env);
+    running.push(first);
+    const second = await first.twin(env);
+    running.push(second);
+    const account = await createAccount(first, "Twins");
+    const [one, two] = [api(first, account), api(second, account)];
+    await expectCreated(one.post("/collections", posts));
+    const hooks = await receiver();
+    // A little slow, so that both dispatchers have deliveries due at once.
+    hooks.answer = () => ({ delayMs: 15 });
+    const hook = await expectCreated(one.post("/webhooks", { url: hooks.url(), events: ["entry.created"] }));
+    const count = 40;
+    const ids: string[] = [];
+    for (let start = 0; start < count; start += 8) {
+      const batch = Array.from({ length: 8 }, (_, k) => start + k).map((n) =>
+        expectCreated(
+          (n % 2 ? one : two).post("/collections/posts/entries", { handle: `e-${n}`, title: `E ${n}` }),
+        ),
       );
-      const count = 40;
-      const ids: string[] = [];
-      for (let start = 0; start < count; start += 8) {
-        const batch = Array.from({ length: 8 }, (_, k) => start + k).map((n) =>
-          expectCreated(
-            (n % 2 ? one : two).post("/collections/posts/entries", { handle: `e-${n}`, title: `E ${n}` }),
-          ),
-        );
-        ids.push(...(await Promise.all(batch)).map((entry) => entry.id));
-      }
-      await hooks.waitFor(() => true, count, 30_000);
-      await pause(1_000);
-      const webhookIds = hooks.got.map((got) => got.id);
-      expect(new Set(webhookIds).size).toBe(count);
-      expect(webhookIds).toHaveLength(count);
-      expect(hooks.got.map((got) => got.json.data.id).sort()).toEqual([...ids].sort());
-      const pages = [1, 2].map((page) => one.get(`/webhooks/${hook.id}/deliveries?page=${page}`));
-      const rows = (await Promise.all(pages)).flatMap((page) => page.body.data);
-      expect(rows.map((row) => row.id).sort()).toEqual([...webhookIds].sort());
-      for (const row of rows) expect(row).toMatchObject({ status: "delivered", attempts: 1 });
-    },
-    90_000,
-  );
+      ids.push(...(await Promise.all(batch)).map((entry) => entry.id));
+    }
+    await hooks.waitFor(() => true, count, 30_000);
+    await pause(1_000);
+    const webhookIds = hooks.got.map((got) => got.id);
+    expect(new Set(webhookIds).size).toBe(count);
+    expect(webhookIds).toHaveLength(count);
+    expect(hooks.got.map((got) => got.json.data.id).sort()).toEqual([...ids].sort());
+    const pages = [1, 2].map((page) => one.get(`/webhooks/${hook.id}/deliveries?page=${page}`));
+    const rows = (await Promise.all(pages)).flatMap((page) => page.body.data);
+    expect(rows.map((row) => row.id).sort()).toEqual([...webhookIds].sort());
+    for (const row of rows) expect(row).toMatchObject({ status: "delivered", attempts: 1 });
+  }, 90_000);
 });
