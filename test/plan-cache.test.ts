@@ -173,3 +173,38 @@ describe("kept shapes", () => {
     expect([byChars.use("cccc"), byChars.use("dddddd")]).toEqual([3, 4]);
   });
 });
+
+describe("raw SQL", () => {
+  const raw = (parameters: unknown[]) =>
+    JSON.stringify({
+      action: "executeRaw",
+      query: {
+        arguments: {
+          query: "INSERT INTO t SELECT value ->> 0 FROM json_each(?)",
+          parameters: JSON.stringify(parameters),
+        },
+        selection: {},
+      },
+    });
+
+  it("shares a plan between string parameters, keeping the SQL and the other parameters", () => {
+    const one = parameterize(raw(['[["a"]]', 5]));
+    const two = parameterize(raw(['[["b"],["c"]]', 5]));
+    expect(one?.key).toBe(two?.key);
+    expect(one?.values).toEqual(['[["a"]]']);
+    expect(two?.values).toEqual(['[["b"],["c"]]']);
+    expect(parameterize(raw(['[["a"]]', 6]))?.key).not.toBe(one?.key);
+    expect(parameterize(raw(['[["a"]]', 5]).replace("t SELECT", "u SELECT"))?.key).not.toBe(one?.key);
+  });
+
+  it("puts a request's own string back where the compiler wrote the placeholder", () => {
+    const shape = shapeOf(raw(["rows", 5]));
+    const parameters = JSON.parse(shape.args.parameters) as unknown[];
+    const compiled = { type: "execute", args: { type: "rawSql", args: parameters, argTypes: [] } };
+    const slots = slotsOf(compiled, shape);
+    expect(slots && fillSlots(compiled, slots, ["other rows"])).toEqual({
+      type: "execute",
+      args: { type: "rawSql", args: ["other rows", 5], argTypes: [] },
+    });
+  });
+});
