@@ -121,8 +121,10 @@ function hasLongKey(text: string, events: readonly Event[]): boolean {
     if (inMapping) open[depth] = (open[depth] as number) + 1;
     if (isKey) {
       if (event.type !== EVENT_ID.SCALAR || event.valueStart < 0) return true;
-      const starts = [event.valueStart, event.anchorStart, event.tagStart].filter((at) => at >= 0);
-      if (text.indexOf(":", event.valueEnd) - Math.min(...starts) > MAX_KEY_SPAN) return true;
+      let start = event.valueStart;
+      if (event.anchorStart >= 0 && event.anchorStart < start) start = event.anchorStart;
+      if (event.tagStart >= 0 && event.tagStart < start) start = event.tagStart;
+      if (text.indexOf(":", event.valueEnd) - start > MAX_KEY_SPAN) return true;
     }
     if (event.type === EVENT_ID.MAPPING) open.push(0);
     else if (event.type !== EVENT_ID.SCALAR && event.type !== EVENT_ID.ALIAS) open.push(-1);
