@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated, expectErrorBody } from "./helpers/assertions.ts";
 import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 import { siteGet } from "./helpers/site.ts";
 
 let server: TestServer;
@@ -195,10 +195,10 @@ function importYaml(account: TestAccount, text: string, query = "") {
 }
 
 /** POST …/import with a .tar.gz as the multipart part `file`. */
-function importArchive(account: TestAccount, bytes: Buffer) {
+function importArchive(account: TestAccount, bytes: Buffer, target = server) {
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(bytes)], { type: "application/gzip" }), "site.tar.gz");
-  return request(`${server.url}/v1/accounts/${account.account_id}/import`, {
+  return request(`${target.url}/v1/accounts/${account.account_id}/import`, {
     method: "POST",
     headers: { authorization: `Bearer ${account.token}` },
     body: form,
@@ -220,8 +220,8 @@ function portable(value: unknown, domain: string): unknown {
 }
 
 /** Everything the REST API answers about the account's site. */
-async function restState(account: TestAccount): Promise<Record<string, unknown>> {
-  const client = api(server, account);
+async function restState(account: TestAccount, target = server): Promise<Record<string, unknown>> {
+  const client = api(target, account);
   const get = async (path: string) => {
     const response = await client.get(path);
     expect(response.status, `${path}: ${response.text}`).toBe(200);
@@ -252,10 +252,10 @@ const pages = [
   "/sitemap.xml",
 ];
 
-async function renderedPages(account: TestAccount): Promise<Record<string, string>> {
+async function renderedPages(account: TestAccount, target = server): Promise<Record<string, string>> {
   const rendered: Record<string, string> = {};
   for (const path of pages) {
-    const page = await siteGet(server, path, account.domain);
+    const page = await siteGet(target, path, account.domain);
     // A feed's guid is the entry's ID; lastmod and an undated entry's pubDate are times.
     const text = page.text
       .replaceAll(account.domain, "DOMAIN")
@@ -467,6 +467,33 @@ describe("POST /v1/accounts/:account_id/import", () => {
     const unsupported = await api(server, b).post("/import", { format: "cms-site/1" });
     expectErrorBody(unsupported, 415);
   });
+});
+
+describe("between databases", () => {
+  let other: TestServer | undefined;
+  afterAll(() => other?.stop());
+
+  it("moves A to a server on the other database and back, answering and rendering as A", async () => {
+    // The other database than this run's: SQLite to PostgreSQL, or PostgreSQL to SQLite.
+    other = await startServer({}, { database: usesPostgres ? "sqlite" : "postgres" });
+    const out = join(dir, "a-moved.tar.gz");
+    const made = await cms(server, ["export", "--account", a.account_id, "--out", out]);
+    expect(made.code, made.stderr).toBe(0);
+    const there = await createAccount(other, "Moved site");
+    const moved = await importArchive(there, readFileSync(out), other);
+    expect(moved.status, moved.text).toBe(200);
+    expect(await restState(there, other)).toEqual(await restState(a));
+    expect(await renderedPages(there, other)).toEqual(await renderedPages(a));
+
+    const back = join(dir, "a-back.tar.gz");
+    const exportedThere = await cms(other, ["export", "--account", there.account_id, "--out", back]);
+    expect(exportedThere.code, exportedThere.stderr).toBe(0);
+    const home = await createAccount(server, "Returned site");
+    const returned = await importArchive(home, readFileSync(back));
+    expect(returned.status, returned.text).toBe(200);
+    expect(await restState(home)).toEqual(await restState(a));
+    expect(await renderedPages(home)).toEqual(await renderedPages(a));
+  }, 120_000);
 });
 
 describe("cms import", () => {

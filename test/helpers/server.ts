@@ -44,10 +44,12 @@ export async function postgresStatement(sql: string, url = postgresUrl): Promise
 }
 
 /** A fresh database, and a fresh data directory (the embedded database, uploaded files) on both. */
-async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
+async function freshDatabase(
+  kind: TestDatabaseKind = usesPostgres ? "postgres" : "sqlite",
+): Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "cms-test-"));
   const removeDir = async () => rmSync(dir, { recursive: true, force: true });
-  if (!usesPostgres) return { env: { CMS_DATA_DIR: dir }, drop: removeDir };
+  if (kind === "sqlite") return { env: { CMS_DATA_DIR: dir }, drop: removeDir };
   const name = `cms_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
@@ -71,9 +73,15 @@ async function freshDatabase(): Promise<{ env: NodeJS.ProcessEnv; drop(): Promis
  * Rate limiting is off unless a test asks for it (`startServer({ RATE_LIMIT_PER_MINUTE: "5" })`, an empty
  * value for the default): the suites make thousands of requests, with one token and without a valid one.
  */
-export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestServer> {
-  return spawnServer(await freshDatabase(), extraEnv);
+export async function startServer(
+  extraEnv: NodeJS.ProcessEnv = {},
+  options: { database?: TestDatabaseKind } = {},
+): Promise<TestServer> {
+  return spawnServer(await freshDatabase(options.database), extraEnv);
 }
+
+/** This run's database (TEST_DATABASE), or the other one for a test that moves data between them. */
+export type TestDatabaseKind = "sqlite" | "postgres";
 
 type TestDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 
