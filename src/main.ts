@@ -13,6 +13,7 @@ import { loadMailSettings } from "./mail/settings.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { log, withRequestLog } from "./request-log.ts";
 import { previewSigningKey } from "./schema/previews/signing-key.ts";
+import { recordsRevisions } from "./schema/revisions/record.ts";
 import { startTrashSweep } from "./schema/trash/sweep.ts";
 import { exitOnSetupError, readSettings, writableDirectory } from "./setup-errors.ts";
 import { createLocalStorage } from "./storage/local.ts";
@@ -25,7 +26,10 @@ async function start() {
   const config = readSettings(() => loadConfig());
   const mailSettings = readSettings(() => loadMailSettings());
   writableDirectory(config.dataDir, "CMS_DATA_DIR");
-  const database = await openDatabase(config, { keepStatistics: true });
+  const database = await openDatabase(config, {
+    keepStatistics: true,
+    recordRevisions: recordsRevisions(config),
+  });
   const applied = await migrate(database);
   if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
   // The preview links' signing key is made and stored on first start, before any request (issue #17); if

@@ -5,6 +5,7 @@ import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { ApiError } from "../schema/errors.ts";
+import { recordsRevisions } from "../schema/revisions/record.ts";
 import { oneLine, readSettings, SetupError } from "../setup-errors.ts";
 import { parseCommandLine, UsageError } from "./args.ts";
 import { commands, mcpOptions, usage } from "./commands.ts";
@@ -20,7 +21,7 @@ async function run(): Promise<void> {
     return;
   }
   const config = readSettings(() => loadConfig());
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { recordRevisions: recordsRevisions(config) });
   try {
     await migrate(database);
     // Flags given arrive as "true" (`--dry-run`), like the options' own strings.
@@ -46,7 +47,7 @@ async function serveMcp(values: Record<string, unknown>): Promise<void> {
   if ((token === undefined) === (account === undefined))
     throw new UsageError("give one of --token or --account to 'mcp'");
   const config = readSettings(() => loadConfig());
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { recordRevisions: recordsRevisions(config) });
   try {
     await migrate(database);
     // Loaded here only: the tool interface brings in the whole GraphQL schema.

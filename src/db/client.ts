@@ -6,6 +6,7 @@ import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
 import { postgresProblem } from "./connect-errors.ts";
 import { fastEntryReads } from "./entry-reads.ts";
+import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateGeneration, postgresGeneration } from "./generation.ts";
 import { installPlanCache } from "./plan-cache.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
@@ -24,6 +25,8 @@ export interface Database {
    * when an entry's scheduled publish moment passes (schedule.ts).
    */
   generation: Generation;
+  /** This process records entry revisions: its connections have the triggers (entry-revisions.ts). */
+  recordsRevisions: boolean;
 }
 
 /**
@@ -31,10 +34,11 @@ export interface Database {
  * cannot be written) throws a SetupError naming the setting.
  * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
  * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
+ * `recordRevisions`: writes of entries record their revisions (entry-revisions.ts; off for the seeding).
  */
 export async function openDatabase(
   config: Pick<Config, "dataDir" | "databaseUrl">,
-  { keepStatistics = false } = {},
+  { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
   installPlanCache();
   const { generation, connected } = lateGeneration();
@@ -43,7 +47,11 @@ export async function openDatabase(
       import("@prisma/adapter-pg"),
       import("../generated/postgresql/client.ts"),
     ]);
-    const factory = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    const factory = new PrismaPg({
+      connectionString: config.databaseUrl,
+      max: 10,
+      ...(recordRevisions && { options: recordingOption }),
+    });
     const connect = factory.connect.bind(factory);
     factory.connect = async () => {
       const adapter = await connect();
@@ -54,7 +62,12 @@ export async function openDatabase(
     const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
     await answers(db, config.databaseUrl);
     // The two generated clients differ only in provider-specific options we do not use.
-    return { db, provider: "postgresql", generation: scheduledGeneration(generation) };
+    return {
+      db,
+      provider: "postgresql",
+      generation: scheduledGeneration(generation),
+      recordsRevisions: recordRevisions,
+    };
   }
   const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
   const setting = config.databaseUrl ? "DATABASE_URL" : "CMS_DATA_DIR";
@@ -68,7 +81,12 @@ export async function openDatabase(
   }
   const adapter = counting(sqlite);
   const db = guardText(new PrismaClient({ adapter }), generation);
-  return { db, provider: "sqlite", generation: scheduledGeneration(generation) };
+  return {
+    db,
+    provider: "sqlite",
+    generation: scheduledGeneration(generation),
+    recordsRevisions: recordRevisions,
+  };
 }
 
 /** The first connection, so that a server out of reach or a missing database stops start-up in one line. */

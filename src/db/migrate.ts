@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../project-root.ts";
 import type { Database } from "./client.ts";
+import { recordEntryRevisions } from "./entry-revisions.ts";
 
 const migrationsRoot = join(projectRoot, "prisma");
 
@@ -20,8 +21,12 @@ const createTable = {
     "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`,
 };
 
-/** Returns the names of the migrations it applied. */
-export async function migrate({ db, provider }: Database): Promise<string[]> {
+/**
+ * Returns the names of the migrations it applied. The schema being then current, a process that records
+ * revisions gets its connection's recording triggers here (SQLite's are the connection's own).
+ */
+export async function migrate(database: Database): Promise<string[]> {
+  const { db, provider } = database;
   await db.$executeRawUnsafe(createTable[provider]);
   const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
     `SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL`,
@@ -43,14 +48,26 @@ export async function migrate({ db, provider }: Database): Promise<string[]> {
         VALUES (${randomUUID()}, ${checksum}, ${name}, CURRENT_TIMESTAMP, 1)`;
     });
   }
+  if (database.recordsRevisions) await recordEntryRevisions(database);
   return pending;
 }
 
-/** Prisma writes one statement per `;`-terminated block; drivers take one statement per call. */
+/**
+ * Prisma writes one statement per `;`-terminated block; drivers take one statement per call. A line's
+ * `;` inside a dollar-quoted body (a PostgreSQL function's) ends no statement.
+ */
 function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/^--.*$/gm, "")
-    .split(/;\s*$/m)
-    .map((statement) => statement.trim())
-    .filter(Boolean);
+  const statements: string[] = [];
+  let current = "";
+  let quoted = false;
+  for (const line of sql.replace(/^--.*$/gm, "").split("\n")) {
+    current += `${line}\n`;
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) quoted = !quoted;
+    if (!quoted && /;\s*$/.test(line)) {
+      statements.push(current.replace(/;\s*$/, ""));
+      current = "";
+    }
+  }
+  statements.push(current);
+  return statements.map((statement) => statement.trim()).filter(Boolean);
 }

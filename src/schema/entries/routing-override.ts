@@ -11,8 +11,7 @@ import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
 import { pruneLater } from "../revisions/prune.ts";
-import { recordRevision, recordsRevisions, retryOnClash, revisionAuthor } from "../revisions/record.ts";
-import { entryState } from "../revisions/state.ts";
+import { recordsRevisions, revisionAuthor } from "../revisions/record.ts";
 import { recordEvents } from "../webhooks/outbox.ts";
 import { refreshPaths } from "./paths.ts";
 import { EntryRef } from "./type.ts";
@@ -80,31 +79,26 @@ builder.mutationField("entryRoutingUpdate", (t) =>
       if (override === undefined)
         return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id: entry.id } });
       await requireFreeOverridePath(ctx, scope, entry.id, override);
-      const tokenId = recordsRevisions(ctx) ? await revisionAuthor(ctx) : null;
-      let revision = 0;
-      await retryOnClash(() =>
-        ctx.db.$transaction(async (tx) => {
-          // The version bump makes a concurrent entry update retry on the new override.
-          await tx.entry.update({
-            where: { id: entry.id },
-            data: { routingOverride: override, version: { increment: 1 } },
-          });
-          await refreshPaths(tx, collection.id, [entry.id]);
-          const event = {
-            type: "entry.updated",
-            kind: "entry",
-            id: entry.id,
-            collectionId: collection.id,
-          } as const;
-          await recordEvents(ctx, tx, scope.accountId, [event]);
-          if (!recordsRevisions(ctx)) return;
-          // A rare write: the row is read back for its state (its path is only known after the refresh).
-          const row = await tx.entry.findUniqueOrThrow({ where: { id: entry.id } });
-          const recording = { ...scope, recordType: "entry" as const, recordId: entry.id, tokenId };
-          revision = await recordRevision(tx, { ...recording, state: entryState(row), at: row.updatedAt });
-        }),
-      );
-      if (revision > 0) pruneLater(ctx, entry.id, revision);
+      const editedBy = await revisionAuthor(ctx);
+      const { version } = await ctx.db.$transaction(async (tx) => {
+        await tx.entry.update({ where: { id: entry.id }, data: { routingOverride: override } });
+        await refreshPaths(tx, collection.id, [entry.id]);
+        const event = {
+          type: "entry.updated",
+          kind: "entry",
+          id: entry.id,
+          collectionId: collection.id,
+        } as const;
+        await recordEvents(ctx, tx, scope.accountId, [event]);
+        // The version bump makes a concurrent entry update retry on the new override; it comes last, once
+        // the path is known, because the revision it records holds the row as it then is (db/entry-revisions.ts).
+        return tx.entry.update({
+          where: { id: entry.id },
+          data: { editedBy, version: { increment: 1 } },
+          select: { version: true },
+        });
+      });
+      if (recordsRevisions(ctx)) pruneLater(ctx, entry.id, version + 1);
       return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id: entry.id } });
     },
   }),

@@ -1,7 +1,7 @@
 // Writing an entry row with its references and content path. Updates are compare-and-set on `version`:
 // a writer that lost the race gets `false` and retries on the fresh row, so concurrent writers of
-// different fields never drop each other's values. Each write records a revision of the entry in its
-// own transaction (revisions/record.ts), built from what the write knows rather than read back.
+// different fields never drop each other's values. Each write records a revision of the entry: the
+// database does, in the write's own statement (src/db/entry-revisions.ts), from the row and `editedBy`.
 import type { Entry } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import type { CollectionRow } from "../collections/find.ts";
@@ -12,15 +12,8 @@ import { type Selection, withHeldRelations } from "../held-relations.ts";
 import { newId, prefixes } from "../ids.ts";
 import { toJson } from "../json.ts";
 import { pruneLater } from "../revisions/prune.ts";
-import {
-  firstRevision,
-  type Recording,
-  RevisionClash,
-  recordRevision,
-  recordsRevisions,
-  revisionAuthor,
-} from "../revisions/record.ts";
-import { type EntryRow, entryState } from "../revisions/state.ts";
+import { recordsRevisions, revisionAuthor } from "../revisions/record.ts";
+import type { EntryRow } from "../revisions/state.ts";
 import type { EventType } from "../webhooks/events.ts";
 import { anyListens, recordEvents } from "../webhooks/outbox.ts";
 import { entryEvents } from "./events.ts";
@@ -113,6 +106,7 @@ export async function insertEntry(
   const data = {
     ...row,
     ...scope,
+    editedBy: await revisionAuthor(ctx),
     data: toJson(row.data),
     ...(references.length > 0 && { references: { createMany: { data: references } } }),
   };
@@ -122,29 +116,14 @@ export async function insertEntry(
     scope.accountId,
     events.map((event) => event.type),
   );
-  if (!recordsRevisions(ctx) && !listened)
-    return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
-  const recording = recordsRevisions(ctx) ? await entryRecording(ctx, scope.accountId, row) : undefined;
+  if (!listened) return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
   // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
   const entry = await ctx.db.$transaction(async (tx) => {
     const created = await tx.entry.create({ ...answer.query, data });
-    if (recording) await tx.revision.createMany({ data: [firstRevision(recording)] });
-    if (listened) await recordEvents(ctx, tx, scope.accountId, events);
+    await recordEvents(ctx, tx, scope.accountId, events);
     return created;
   });
   return answer.attach(entry) as Entry;
-}
-
-async function entryRecording(ctx: Context, accountId: string, row: EntryRow): Promise<Recording> {
-  const tokenId = await revisionAuthor(ctx);
-  return {
-    accountId,
-    recordType: "entry",
-    recordId: row.id,
-    tokenId,
-    state: entryState(row),
-    at: row.updatedAt,
-  };
 }
 
 /**
@@ -185,13 +164,12 @@ export async function updateEntry(
     ...(system.routingOverride !== undefined && { routingOverride: system.routingOverride }),
     contentPath: path,
     data: mergeValues(stored.data, prepared.values),
+    editedBy: await revisionAuthor(ctx),
     updatedAt: new Date(),
   };
-  // The entry as the write leaves it (the stored row's other keys are ignored by entryState).
+  // The entry as the write leaves it (the stored row's other keys are ignored by entryEvents).
   const after: EntryRow = { ...stored, collectionId: collection.id, ...changes };
-  const recording = recordsRevisions(ctx) ? await entryRecording(ctx, scope.accountId, after) : undefined;
-  let revision = 0;
-  const write = ctx.db.$transaction(async (tx) => {
+  const written = await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.entry.updateMany({
       where: { id: stored.id, version: stored.version },
       data: { ...changes, data: toJson(changes.data), version: { increment: 1 } },
@@ -206,38 +184,15 @@ export async function updateEntry(
       }
     }
     if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);
-    // Every write that records an entry revision bumps its version by one (trash restores too), so the
-    // number follows from the version without reading the last one; should a record ever disagree (a
-    // clash), this request numbers it by reading instead.
-    const known = countedByVersion(ctx, stored.id) ? stored.version + 2 : undefined;
-    if (recording) revision = await recordRevision(tx, recording, known);
     await recordEvents(ctx, tx, scope.accountId, entryEvents(after, stored, after));
     return true;
   });
-  // A clash rolled the write back: it is retried like a lost compare-and-set.
-  const written = await write.catch((error: unknown) => {
-    if (!(error instanceof RevisionClash)) throw error;
-    numberedByReading(ctx, stored.id);
-    return false;
-  });
-  if (revision > 0 && written) pruneLater(ctx, stored.id, revision);
+  // The version moved to stored.version + 1: the revision recorded with it is numbered one more.
+  if (written && recordsRevisions(ctx)) pruneLater(ctx, stored.id, stored.version + 2);
   // Entries resolved before the write were kept in the loader: this entry and its children changed, or
   // another writer won and the retry must read afresh.
   ctx.loaders.entries(scope.accountId).clearAll();
   return written;
-}
-
-/** Entries whose revision this request numbers by reading the last one, after a clash. */
-const readNumbering = new WeakMap<Context, Set<string>>();
-
-function countedByVersion(ctx: Context, id: string): boolean {
-  return !readNumbering.get(ctx)?.has(id);
-}
-
-function numberedByReading(ctx: Context, id: string): void {
-  const ids = readNumbering.get(ctx) ?? new Set<string>();
-  ids.add(id);
-  readNumbering.set(ctx, ids);
 }
 
 function mergeValues(stored: unknown, changes: Record<string, unknown>): Record<string, unknown> {

@@ -30,7 +30,7 @@ export class RevisionClash extends Error {
 }
 
 /** REVISIONS_KEEP=0 with REVISIONS_KEEP_DAYS=0 turns recording off (nothing would be kept). */
-export function recordsRevisions(ctx: Context): boolean {
+export function recordsRevisions(ctx: Pick<Context, "history">): boolean {
   return ctx.history.revisionsKeep > 0 || ctx.history.revisionsKeepDays > 0;
 }
 

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Entry" ADD COLUMN "editedBy" TEXT;
+
