@@ -1,12 +1,12 @@
-// Writing the planned entries in batches: new rows with createMany, BATCH_ROWS at a time, and their
-// first revisions likewise; a changed entry is one compare-and-set update on its version (a writer that
-// changed it since the plan read it fails the import: 409, nothing written). The entity references of
-// every written entry are inserted last, once all the entries they may point at exist.
+// Writing the planned entries in batches: new rows with createMany, BATCH_ROWS at a time; a changed entry
+// is one compare-and-set update on its version (a writer that changed it since the plan read it fails the
+// import: 409, nothing written). Their revisions are recorded by the database as the rows are inserted or
+// their versions move (src/db/entry-revisions.ts), naming the importing token (`editedBy`). The entity
+// references of every written entry are inserted last, once all the entries they may point at exist.
 import { ApiError } from "../errors.ts";
 import { toJson } from "../json.ts";
-import { type EntryRow, entryState } from "../revisions/state.ts";
+import type { EntryRow } from "../revisions/state.ts";
 import { insertRows, type Table } from "./bulk-insert.ts";
-import { recordRevisions } from "./revisions.ts";
 import { batches, type ImportRun, type Tx } from "./run.ts";
 
 export interface EntryWrites {
@@ -15,7 +15,7 @@ export interface EntryWrites {
   references: { fromId: string; field: string; toId: string }[];
 }
 
-type Stored = EntryRow & { accountId: string };
+type Stored = EntryRow & { accountId: string; editedBy: string | null };
 
 const entryTable: Table<Stored> = {
   name: "Entry",
@@ -36,6 +36,7 @@ const entryTable: Table<Stored> = {
     { name: "contentPath", kind: "text", value: (row) => row.contentPath },
     { name: "data", kind: "json", value: (row) => row.data },
     { name: "version", kind: "int", value: () => 0 },
+    { name: "editedBy", kind: "text", value: (row) => row.editedBy },
     { name: "createdAt", kind: "date", value: (row) => row.createdAt },
     { name: "updatedAt", kind: "date", value: (row) => row.updatedAt },
   ],
@@ -55,6 +56,7 @@ const referenceTable: Table<Link> = {
 
 export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites): Promise<void> {
   const { scope } = run;
+  const editedBy = run.author?.tokenId ?? null;
   const total = writes.creates.length + writes.updates.length;
   let done = 0;
   for (const chunk of batches(writes.creates)) {
@@ -62,12 +64,7 @@ export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites):
       tx,
       run.ctx.provider,
       entryTable,
-      chunk.map((row) => ({ ...row, ...scope })),
-    );
-    await recordRevisions(
-      tx,
-      run,
-      chunk.map((row) => ({ recordType: "entry", recordId: row.id, state: entryState(row), created: true })),
+      chunk.map((row) => ({ ...row, ...scope, editedBy })),
     );
     done += chunk.length;
     run.progress("writing", done, total);
@@ -77,7 +74,7 @@ export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites):
       const { id, createdAt: _created, ...changes } = row;
       const { count } = await tx.entry.updateMany({
         where: { id, version },
-        data: { ...changes, data: toJson(row.data), version: { increment: 1 } },
+        data: { ...changes, data: toJson(row.data), editedBy, version: { increment: 1 } },
       });
       if (count === 0)
         throw new ApiError(409, "An entry changed while the import ran", [
@@ -87,16 +84,6 @@ export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites):
     await tx.entryReference.deleteMany({
       where: { ...scope, fromId: { in: chunk.map(({ row }) => row.id) } },
     });
-    await recordRevisions(
-      tx,
-      run,
-      chunk.map(({ row }) => ({
-        recordType: "entry",
-        recordId: row.id,
-        state: entryState(row),
-        created: false,
-      })),
-    );
   }
   const links = writes.references.map((link) => ({ ...scope, ...link }));
   await insertRows(tx, run.ctx.provider, referenceTable, links);
