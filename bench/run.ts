@@ -137,6 +137,8 @@ try {
   printTable(record);
   printRevisionsCost(revisions);
   if (!values["no-write"] && !only) save(record);
+  if (!values["no-write"] && only?.length === 1 && only[0] === "revisions")
+    saveRevisions(database.provider, revisions);
 } finally {
   memory.stop();
   await server.stop();
@@ -224,7 +226,8 @@ async function importOnFreshDatabase(): Promise<{ provider: string; cost: Import
   const fresh = await freshDatabase(values.pg ?? false);
   try {
     const connection = { dataDir: fresh.dataDir, databaseUrl: fresh.env.DATABASE_URL };
-    const opened = await openDatabase(connection);
+    // Revisions recorded as the server records them (its connection's triggers: src/db/entry-revisions.ts).
+    const opened = await openDatabase(connection, { recordRevisions: true });
     await migrate(opened);
     const cost = await importCost(opened, fresh.dataDir, total);
     await opened.db.$disconnect();
@@ -249,4 +252,19 @@ function saveImport(database: string, cost: ImportCost): void {
   };
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
   console.log(`wrote bench/results.json (${database}, import)`);
+}
+
+/**
+ * `--only revisions`: the on/off comparison under `revisions` in the database's record, with when and on
+ * how many entries it ran (`revisions_run`); the last full run's other figures stay as they were.
+ */
+function saveRevisions(database: string, costs: unknown[]): void {
+  const file = join(root, "bench", "results.json");
+  const all = existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>)
+    : {};
+  const run = { measured_at: new Date().toISOString(), machine: machine(), entries: total };
+  all[database] = { ...all[database], revisions: costs, revisions_run: run };
+  writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+  console.log(`wrote bench/results.json (${database}, revisions)`);
 }
