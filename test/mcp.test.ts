@@ -64,6 +64,8 @@ const WRITE_TOOLS = [
   "forms_notifications_save",
 ];
 const ALL_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS];
+/** Tools that only read but need a write token: a webhook's URL may hold a receiver's credentials. */
+const WRITE_TOKEN_READS = ["webhooks_list", "webhooks_get", "webhooks_deliveries_list"];
 
 let server: TestServer;
 /** Account A: the tools' main account, and its REST client. */
@@ -136,8 +138,12 @@ describe("tools/list", () => {
       expect(tool.description, tool.name).toMatch(/\w/);
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain("account_id");
-      // Read-only exactly when a read token is shown it.
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(readable.has(tool.name));
+      // Read-only exactly when a read token is shown it, but for the reads of webhooks: a webhook's URL may
+      // hold a receiver's credentials, so they need a write token.
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(
+        readable.has(tool.name) || WRITE_TOKEN_READS.includes(tool.name),
+      );
+      if (WRITE_TOKEN_READS.includes(tool.name)) expect(readable.has(tool.name), tool.name).toBe(false);
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const save = byName.get("entries_save")?.inputSchema;
@@ -161,6 +167,26 @@ describe("tools/list", () => {
     expect(Object.keys(byName.get("assets_upload")?.inputSchema.properties ?? {})).not.toContain("upload");
     expect(byName.get("navigations_save")?.inputSchema.properties?.items).toMatchObject({ type: "array" });
     expect(byName.get("entries_delete")?.annotations?.destructiveHint).toBe(true);
+  });
+
+  it("manages webhooks with a write token only, showing the secret once", async () => {
+    const made = await mcpA.ok("webhooks_create", {
+      url: "https://hooks.invalid/cms",
+      events: ["entry.created"],
+      description: "Rebuild",
+    });
+    expect(made).toMatchObject({ url: "https://hooks.invalid/cms", events: ["entry.created"], enabled: true });
+    expect(made.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    const listed = await mcpA.ok("webhooks_list");
+    expect(listed.data.map((hook: any) => hook.id)).toContain(made.id);
+    expect(JSON.stringify(listed)).not.toContain(made.secret);
+    const changed = await mcpA.ok("webhooks_update", { id: made.id, enabled: false });
+    expect(changed.enabled).toBe(false);
+    const rotated = await mcpA.ok("webhooks_rotate_secret", { id: made.id });
+    expect(rotated.secret).not.toBe(made.secret);
+    await mcpA.fails("webhooks_create", { url: "ftp://hooks.invalid/", events: ["*"] }, 422, "url");
+    await reader.fails("webhooks_list", {}, 403);
+    expect(await mcpA.ok("webhooks_delete", { id: made.id })).toEqual({ id: made.id, deleted: true });
   });
 
   it("lists only the read tools to a read-scoped token", async () => {

@@ -6,13 +6,14 @@ import { ApiError } from "../errors.ts";
 import { webhookIdArg } from "./args.ts";
 
 builder.mutationField("webhookDelete", (t) =>
-  t.boolean({
+  t.id({
+    description: "Deletes the webhook; returns its ID.",
     args: { account_id: accountArg(t.arg), id: webhookIdArg(t.arg) },
     resolve: async (_root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const { count } = await ctx.db.webhook.deleteMany({ where: { ...scope, id: args.id } });
       if (count === 0) throw ApiError.notFound("Webhook");
-      return true;
+      return args.id;
     },
   }),
 );
