@@ -175,7 +175,11 @@ describe("tools/list", () => {
       events: ["entry.created"],
       description: "Rebuild",
     });
-    expect(made).toMatchObject({ url: "https://hooks.invalid/cms", events: ["entry.created"], enabled: true });
+    expect(made).toMatchObject({
+      url: "https://hooks.invalid/cms",
+      events: ["entry.created"],
+      enabled: true,
+    });
     expect(made.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     const listed = await mcpA.ok("webhooks_list");
     expect(listed.data.map((hook: any) => hook.id)).toContain(made.id);
