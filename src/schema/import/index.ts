@@ -22,7 +22,14 @@ import { fromHosted } from "./hosted.ts";
 import { loadSchema } from "./input-check.ts";
 import { planNavigations } from "./navigations.ts";
 import { ImportProblems } from "./problems.ts";
-import { type ImportPhase, type ImportReport, type ImportRun, newReport, type StagedAsset } from "./run.ts";
+import {
+  type ImportPhase,
+  type ImportReport,
+  type ImportRun,
+  newReport,
+  recordTypes,
+  type StagedAsset,
+} from "./run.ts";
 import { readSiteIndex } from "./site-index.ts";
 import { planTemplates } from "./templates.ts";
 
@@ -37,21 +44,7 @@ export interface ImportOptions {
 }
 
 /** The native document's keys; anything else is reported as skipped. */
-const sections = new Set([
-  "format",
-  "exported_at",
-  "source",
-  "counts",
-  "collections",
-  "blueprints",
-  "templates",
-  "assets",
-  "entries",
-  "navigations",
-  "forms",
-  "globals",
-  "complete",
-]);
+const sections = new Set<string>(["format", "exported_at", "source", "counts", ...recordTypes, "complete"]);
 
 /** A whole transaction for a whole site: 100,000 entries take seconds, not Prisma's default 5 s. */
 const TRANSACTION = { maxWait: 60_000, timeout: 30 * 60_000 };
