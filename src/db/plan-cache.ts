@@ -8,6 +8,13 @@
 // always compiles anew. Generated values (now(), @updatedAt) are calls in the plan, made when it runs.
 // Plans are frozen and copied on every use, so nothing the executor does to one leaks into another.
 // A shape is learnt on its second request: one seen once costs no extra compile.
+//
+// Why a private module: Prisma 6 has no public hook or option for caching compiled plans; the compile
+// method of its query-compiler runtime is the only place a plan can be kept. Prisma 7.4 ships a plan cache
+// of its own, but its CLI downloads a schema-engine binary for `generate` and `migrate diff`, which these
+// offline machines cannot fetch. Moving to it (and deleting this file, plan-shape.ts and plan-slots.ts) is
+// issue #20's item 4; until then this patch is pinned by test/plan-cache*.test.ts, which fail on any
+// change of the compiler's shape.
 
 import { isDeepStrictEqual } from "node:util";
 // The compiler runtimes ship without type declarations; only `QueryCompiler.prototype.compile` is used.
