@@ -56,11 +56,13 @@ function expectNoLeak(answer: string, sent: string, label: string): void {
 
 /**
  * `answer` without what B's own probes wrote into B's records naming A's handle as plain text: an entity
- * field's `options.collection` (blueprint options are free-form). Concurrent probes decide which body
- * lands last, so a later read of B's own blueprints may show it: B's data, not a leak.
+ * field's `options.collection` (blueprint options are free-form) and a probe template's include of A's
+ * template handle. Concurrent probes decide which body lands last, so a later read of B's own blueprints or
+ * templates may show it: B's data, not a leak.
  */
 function withoutOwnEchoes(answer: string): string {
-  return answer.replaceAll(`"collection":"${dataA.handles.collection}"`, "");
+  const include = `{% render '${dataA.handles.template}' %}{% include '${dataA.handles.template}' %}`;
+  return answer.replaceAll(`"collection":"${dataA.handles.collection}"`, "").replaceAll(include, "");
 }
 
 // ---------------------------------------------------------------------------------------------------
