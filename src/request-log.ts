@@ -1,13 +1,8 @@
-// One structured JSON line on stdout per HTTP request: request ID (also answered as X-Request-Id), method,
-// path without the query string, status and duration. Never headers, query strings or bodies, so never
-// a token.
+// One log line per HTTP request (src/log.ts): request ID (also answered as X-Request-Id), method, path
+// without the query string, status and duration. Never headers, query strings or bodies, so never a token.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-
-export type Log = (fields: Record<string, unknown>) => void;
-
-export const log: Log = (fields) =>
-  console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+import { type Log, log } from "./log.ts";
 
 /** A client's own X-Request-Id is kept when it is a short plain token; otherwise a new UUID. */
 const clientIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,9 +1,12 @@
 // The operator CLI (decisions.md): accounts, tokens and themes, against the same database as the server
 // (commands.ts lists them). The result goes to stdout (JSON with --json); which database was used, and
-// any error, go to stderr in one line each, and an error exits 1.
+// any error, go to stderr in one line each, and an error exits 1. These lines are the command's own
+// output, for the operator; what the server parts log while a command runs (src/log.ts) goes to stderr
+// too, as JSON lines, so that stdout stays the answer (or, under `cms mcp`, the protocol).
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
+import { logToStderr } from "../log.ts";
 import { ApiError } from "../schema/errors.ts";
 import { recordsRevisions } from "../schema/revisions/record.ts";
 import { oneLine, readSettings, SetupError } from "../setup-errors.ts";
@@ -12,6 +15,7 @@ import { commands, mcpOptions, usage } from "./commands.ts";
 import { databaseName } from "./database-name.ts";
 
 async function run(): Promise<void> {
+  logToStderr();
   const options = Object.fromEntries(Object.entries(commands).map(([name, { options }]) => [name, options]));
   const { command, values } = parseCommandLine(process.argv.slice(2), { ...options, mcp: mcpOptions });
   if (command === "mcp") return serveMcp(values);

@@ -1,5 +1,5 @@
 // The outbox the server hands the schema: the SMTP mail queue when SMTP_URL is set, else nothing.
-import type { Log } from "../request-log.ts";
+import type { Log } from "../log.ts";
 import { noOutbox, type Outbox } from "./outbox.ts";
 import { createMailQueue } from "./queue.ts";
 import type { MailSettings } from "./settings.ts";

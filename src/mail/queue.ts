@@ -4,7 +4,7 @@
 // Neither a slow nor an absent SMTP server ever holds up the request that queued the message. At
 // shutdown the server waits a little (flush) for what is still queued.
 import nodemailer from "nodemailer";
-import type { Log } from "../request-log.ts";
+import type { Log } from "../log.ts";
 import type { Outbox, OutgoingMail } from "./outbox.ts";
 import type { MailSettings } from "./settings.ts";
 

@@ -8,7 +8,7 @@ import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { readJsonBody } from "../http/json-body.ts";
-import type { Log } from "../request-log.ts";
+import type { Log } from "../log.ts";
 import { type ApiError, toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { createOperations } from "./operation.ts";

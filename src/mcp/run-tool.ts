@@ -3,8 +3,8 @@
 // error carrying REST's error body ({error, status, details}) so that an assistant can mend its call.
 // Every call is logged like a request: tool, status, duration; never arguments (they may hold secrets).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Log } from "../log.ts";
 import type { RateLimitDecision } from "../rate-limit/index.ts";
-import type { Log } from "../request-log.ts";
 import { ApiError, toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { argumentProblems } from "./arguments.ts";

@@ -1,14 +1,14 @@
 // `cms mcp`: the tool interface over stdin/stdout for desktop assistants, against the database the
 // server's settings name. The caller is a token (as over HTTP, with its scope and rate budget) or, with
 // --account, the operator acting for an account as its write token would. stdout carries only the
-// protocol: logs go to stderr.
+// protocol: the CLI logs on stderr (src/log.ts).
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config } from "../config.ts";
 import { contextDeps } from "../context-deps.ts";
 import type { Database } from "../db/client.ts";
+import { log } from "../log.ts";
 import { createRateLimiter } from "../rate-limit/index.ts";
-import type { Log } from "../request-log.ts";
 import { operatorViewer } from "../schema/accounts/operator-viewer.ts";
 import { findViewer, type Viewer } from "../schema/accounts/tokens.ts";
 import { ApiError } from "../schema/errors.ts";
@@ -19,9 +19,6 @@ import { createMcpServer } from "./server.ts";
 import { buildTools } from "./tools.ts";
 
 export type StdioCaller = { token: string } | { account: string };
-
-const logToStderr: Log = (fields) =>
-  console.error(JSON.stringify({ time: new Date().toISOString(), ...fields }));
 
 /** Serves until stdin closes; `ready` once the caller is known good (a bad one is the only line said). */
 export async function serveStdio(
@@ -40,7 +37,7 @@ export async function serveStdio(
       redisUrl: config.redisUrl,
       redisPrefix: config.redisPrefix,
     },
-    logToStderr,
+    log,
   );
   const deps = contextDeps(database, storage, config);
   // A token is looked up on every call, as over HTTP: revoking it ends the session's access at once.
@@ -53,7 +50,7 @@ export async function serveStdio(
   const server = createMcpServer(buildTools(schema), {
     context,
     run: createOperations(schema),
-    log: logToStderr,
+    log,
     // Over HTTP each call is a request, counted as one; here nothing else counts it.
     charge: () => limiter.check({ kind: "token", tokenId: viewer.tokenId }),
   });

@@ -6,7 +6,7 @@
 // using it). Over the budget, the answer is 429 with Retry-After and the usual error body. Form
 // submissions are also counted per form (the schema's spam check decides how many an address may send).
 import { Response } from "../http/fetch-api.ts";
-import type { Log } from "../request-log.ts";
+import type { Log } from "../log.ts";
 import { createMemoryEvents, createRedisEvents, type RecentEvents } from "./recent-events.ts";
 import { connectRedis, createRedisStore } from "./redis.ts";
 import { type CounterStore, createMemoryStore } from "./window.ts";

@@ -4,7 +4,7 @@
 // requests go through (a broken limiter must not take the API down), form submissions are counted in the
 // process's memory.
 import { Redis } from "ioredis";
-import type { Log } from "../request-log.ts";
+import type { Log } from "../log.ts";
 import type { CounterStore } from "./window.ts";
 
 export interface RedisScript {

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
+import { log } from "../log.ts";
 import type { Context } from "../schema/index.ts";
 import { isServiceLandingPath } from "../schema/site/host.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
@@ -86,15 +87,13 @@ async function renderRequest(
     const etag = `"${createHash("sha1").update(rendered.body).digest("base64url")}"`;
     return { ...rendered, etag };
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "warn",
-        msg: "page render failed",
-        host: site.domain,
-        path: url.pathname,
-        error: String(error),
-      }),
-    );
+    log({
+      level: "warn",
+      msg: "page render failed",
+      host: site.domain,
+      path: url.pathname,
+      error: String(error),
+    });
     return html("This page could not be rendered.\n", 500);
   }
 }

@@ -5,6 +5,7 @@
 // and its link stops working when it expires. Search engines are told not to index it.
 import { type GraphQLSchema, parse } from "graphql";
 import { Response } from "../http/fetch-api.ts";
+import { log } from "../log.ts";
 import { cachedExecute } from "../schema/cached-execute.ts";
 import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
@@ -65,14 +66,7 @@ export async function servePreviewLink(
     const status = toApiError(error).status;
     // The entry was deleted between the check and the render.
     if (status === 404) return answer("Not found\n", 404);
-    console.error(
-      JSON.stringify({
-        level: "warn",
-        msg: "preview render failed",
-        entry: link.entry_id,
-        error: String(error),
-      }),
-    );
+    log({ level: "warn", msg: "preview render failed", entry: link.entry_id, error: String(error) });
     return answer("This page could not be rendered.\n", 500);
   }
 }

@@ -1,19 +1,14 @@
 // Every REST error body is { error, details: [{path, message}] } (content-api.md, "Errors"); internal
 // errors are logged and masked.
 import { Response } from "../http/fetch-api.ts";
+import { log } from "../log.ts";
 import { ApiError, toApiError } from "../schema/errors.ts";
 
 export function errorResponse(errors: readonly unknown[]): Response {
   const apiErrors = errors.map((error) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500)
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "unexpected error",
-          error: String((error as Error)?.stack ?? error),
-        }),
-      );
+      log({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) });
     return apiError;
   });
   const status = Math.max(...apiErrors.map((error) => error.status));

@@ -4,6 +4,7 @@
 // sent part by part as the schema produces it. It stays transport only: who may read, and what the
 // document holds, are the schema's exportSite.
 import { Response } from "../http/fetch-api.ts";
+import { log } from "../log.ts";
 import type { Context } from "../schema/context.ts";
 import { exportSite } from "../schema/export/index.ts";
 
@@ -31,7 +32,7 @@ export async function exportAnswer(ctx: Context, accountId: string, headOnly: bo
         else controller.enqueue(encoder.encode(next.value));
       } catch (error) {
         // The status is sent already: the client sees a cut-off document, without its `complete` line.
-        console.error(JSON.stringify({ level: "error", msg: "export failed", error: String(error) }));
+        log({ level: "error", msg: "export failed", error: String(error) });
         controller.error(error);
       }
     },

@@ -5,7 +5,7 @@
 // hour, old log rows are pruned. Nothing here runs inside a request.
 import type { WebhookSettings } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import type { Log } from "../request-log.ts";
+import type { Log } from "../log.ts";
 import { type Context, type ContextDeps, createContext } from "../schema/context.ts";
 import { pruneDeliveryLog, recordAttempt } from "../schema/webhooks/attempt.ts";
 import { type Claimed, claimDue } from "../schema/webhooks/claim.ts";

@@ -2,6 +2,7 @@
 // and every revision younger than `revisionsKeepDays`. The older ones are deleted after the write that
 // went past them, off the request path: the request never waits for it, and a failed prune is logged
 // and done by the record's next write.
+import { log } from "../../log.ts";
 import type { Context } from "../context.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,9 +18,7 @@ export function pruneLater(ctx: Context, recordId: string, number: number): void
     db.revision
       .deleteMany({ where: { recordId, number: { lte: number - keep }, createdAt: { lt: cutoff } } })
       .catch((error: unknown) => {
-        // stderr: over the tool interface's stdio, stdout carries the protocol.
-        const line = { time: new Date().toISOString(), level: "error", msg: "revision prune failed" };
-        console.error(JSON.stringify({ ...line, record_id: recordId, error: String(error) }));
+        log({ level: "error", msg: "revision prune failed", record_id: recordId, error: String(error) });
       });
   });
 }

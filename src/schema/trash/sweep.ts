@@ -2,7 +2,7 @@
 // and then hourly, outside any request. Processes sweeping at once are harmless: each item is purged by
 // whichever deletes its row first (purgeItem), the others skip it.
 import type { Db } from "../../db/client.ts";
-import type { Log } from "../../request-log.ts";
+import type { Log } from "../../log.ts";
 import type { Storage } from "../../storage/local.ts";
 import { purgeItem } from "./purge.ts";
 

@@ -1,0 +1,39 @@
+// The one logger of the server and the CLI (pino): a JSON line per event, with `level` as its name
+// ("info", "warn", "error"), `time` as an ISO date and `msg`. Never headers, query strings or bodies, so
+// never a token. The server logs on stdout; the CLI on stderr, because its stdout is the command's
+// answer (`--json`) or, under `cms mcp`, the protocol.
+import pino from "pino";
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "fatal";
+
+/** An event: its level and message, and the fields that describe it (snake_case). */
+export type LogLine = { level: LogLevel; msg: string } & Record<string, unknown>;
+
+/** How parts that log are handed the logger: one call per event. */
+export type Log = (line: LogLine) => void;
+
+// Synchronous writes, as console.log made: a line written before process.exit is not lost.
+const destinations = {
+  stdout: pino.destination({ fd: 1, sync: true }),
+  stderr: pino.destination({ fd: 2, sync: true }),
+};
+let destination = destinations.stdout;
+
+export const logger = pino(
+  {
+    // Lines as before pino: no pid nor hostname, the level's name rather than its number.
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  },
+  // Chosen once by the entry point, before anything is logged (logToStderr).
+  { write: (line: string) => destination.write(line) },
+);
+
+/** For a process whose stdout is not a log: the CLI. */
+export function logToStderr(): void {
+  destination = destinations.stderr;
+}
+
+// `msg` leads the fields, as it did before pino (the line reads "request", then what it was about).
+export const log: Log = ({ level, ...fields }) => logger[level](fields);
