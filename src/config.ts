@@ -1,5 +1,9 @@
-// Runtime settings, read once from the environment (decisions.md, "Running the service").
+// Runtime settings, read once from the environment (decisions.md, "Running the service"; the table in
+// docs/configuration.md): one zod schema over the variables, whose error names each wrong one.
 import { resolve } from "node:path";
+import { z } from "zod";
+import { flag, readVariables, secretUrl, text, wholeNumber } from "./env-fields.ts";
+import { type MailSettings, mailSettings, mailVariables } from "./mail/settings.ts";
 
 export interface Config {
   port: number;
@@ -37,6 +41,8 @@ export interface Config {
   /** How long history and deleted records are kept: see HistorySettings. */
   history: HistorySettings;
   webhooks: WebhookSettings;
+  /** Form notifications by email (SMTP_URL, SMTP_FROM, SMTP_RETRY_DELAY_MS). */
+  mail: MailSettings;
 }
 
 /** How webhook deliveries are sent and retried (docs/webhooks.md). */
@@ -78,86 +84,81 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 0;
 /** Without a valid token: enough for a browser on the site, low enough to blunt token guessing and spam. */
 export const DEFAULT_ANONYMOUS_RATE_LIMIT_PER_MINUTE = 600;
 
+/** postgresql://, postgres:// or file:PATH; anything else is refused (a mysql:// URL once ran on SQLite). */
+const isDatabaseUrl = (value: string) =>
+  /^file:./.test(value) || (/^postgres(ql)?:\/\//.test(value) && URL.canParse(value));
+
+/** Every variable the server and the CLI read, with its default. */
+export const environment = z.object({
+  PORT: wholeNumber(3000, 0, 65535),
+  HOST: text("0.0.0.0"),
+  CMS_DATA_DIR: text("./data"),
+  DATABASE_URL: secretUrl(
+    isDatabaseUrl,
+    "a postgresql:// URL",
+    "leave it unset for the embedded database under CMS_DATA_DIR",
+  ),
+  // File sizes are stored as 32-bit integers.
+  CMS_UPLOAD_LIMIT: wholeNumber(DEFAULT_UPLOAD_LIMIT, 1, 2 ** 31 - 1),
+  RATE_LIMIT_PER_MINUTE: wholeNumber(DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: wholeNumber(DEFAULT_ANONYMOUS_RATE_LIMIT_PER_MINUTE, 0),
+  // Not checked here: ioredis takes more than one form (redis://, rediss://, a socket path).
+  REDIS_URL: text(undefined),
+  RATE_LIMIT_REDIS_PREFIX: text("cms:rate:"),
+  REQUEST_TIMEOUT_MS: wholeNumber(30_000, 1),
+  HEADERS_TIMEOUT_MS: wholeNumber(10_000, 1),
+  TRUST_PROXY: flag(),
+  READ_CACHE_MB: wholeNumber(32, 0),
+  OUTBOUND_ALLOW_PRIVATE: flag(),
+  REVISIONS_KEEP: wholeNumber(DEFAULT_HISTORY.revisionsKeep, 0),
+  REVISIONS_KEEP_DAYS: wholeNumber(DEFAULT_HISTORY.revisionsKeepDays, 0),
+  TRASH_KEEP_DAYS: wholeNumber(DEFAULT_HISTORY.trashKeepDays, 0),
+  PREVIEW_LINK_TTL_SECONDS: wholeNumber(DEFAULT_HISTORY.previewLinkTtlSeconds, 1),
+  WEBHOOK_RETRY_BASE_MS: wholeNumber(10_000, 1),
+  WEBHOOK_MAX_ATTEMPTS: wholeNumber(8, 1),
+  WEBHOOK_TIMEOUT_MS: wholeNumber(10_000, 1),
+  WEBHOOK_POLL_MS: wholeNumber(1_000, 10),
+  WEBHOOK_LOG_KEEP_DAYS: wholeNumber(30, 1),
+  // A switch for tests and benchmarks, read by src/db/query-count.ts: only "1" turns it on.
+  CMS_COUNT_QUERIES: z
+    .string()
+    .optional()
+    .transform((value) => value === "1"),
+  ...mailVariables.shape,
+});
+
+/** The settings, or an error naming every variable whose value is wrong (in one line). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const variables = readVariables(environment, env);
   return {
-    port: portNumber(env.PORT),
-    host: env.HOST ?? "0.0.0.0",
-    dataDir: resolve(env.CMS_DATA_DIR ?? "./data"),
-    databaseUrl: databaseUrl(env.DATABASE_URL),
+    port: variables.PORT,
+    host: variables.HOST,
+    dataDir: resolve(variables.CMS_DATA_DIR),
+    databaseUrl: variables.DATABASE_URL,
     jsonBodyLimit: 2 * 1024 * 1024,
-    uploadLimit: byteCount(env.CMS_UPLOAD_LIMIT, "CMS_UPLOAD_LIMIT", DEFAULT_UPLOAD_LIMIT),
-    rateLimitPerMinute: whole(
-      env.RATE_LIMIT_PER_MINUTE,
-      "RATE_LIMIT_PER_MINUTE",
-      DEFAULT_RATE_LIMIT_PER_MINUTE,
-      0,
-    ),
-    anonymousRateLimitPerMinute: whole(
-      env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
-      "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
-      DEFAULT_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
-      0,
-    ),
-    redisUrl: env.REDIS_URL || undefined,
-    redisPrefix: env.RATE_LIMIT_REDIS_PREFIX || "cms:rate:",
-    requestTimeoutMs: whole(env.REQUEST_TIMEOUT_MS, "REQUEST_TIMEOUT_MS", 30_000, 1),
-    headersTimeoutMs: whole(env.HEADERS_TIMEOUT_MS, "HEADERS_TIMEOUT_MS", 10_000, 1),
-    trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
-    readCacheBytes: whole(env.READ_CACHE_MB, "READ_CACHE_MB", 32, 0) * 1024 * 1024,
-    outboundAllowPrivate: flag(env.OUTBOUND_ALLOW_PRIVATE, "OUTBOUND_ALLOW_PRIVATE"),
+    uploadLimit: variables.CMS_UPLOAD_LIMIT,
+    rateLimitPerMinute: variables.RATE_LIMIT_PER_MINUTE,
+    anonymousRateLimitPerMinute: variables.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    redisUrl: variables.REDIS_URL,
+    redisPrefix: variables.RATE_LIMIT_REDIS_PREFIX,
+    requestTimeoutMs: variables.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: variables.HEADERS_TIMEOUT_MS,
+    trustProxy: variables.TRUST_PROXY,
+    readCacheBytes: variables.READ_CACHE_MB * 1024 * 1024,
+    outboundAllowPrivate: variables.OUTBOUND_ALLOW_PRIVATE,
     history: {
-      revisionsKeep: whole(env.REVISIONS_KEEP, "REVISIONS_KEEP", 100, 0),
-      revisionsKeepDays: whole(env.REVISIONS_KEEP_DAYS, "REVISIONS_KEEP_DAYS", 30, 0),
-      trashKeepDays: whole(env.TRASH_KEEP_DAYS, "TRASH_KEEP_DAYS", 30, 0),
-      previewLinkTtlSeconds: whole(env.PREVIEW_LINK_TTL_SECONDS, "PREVIEW_LINK_TTL_SECONDS", 3600, 1),
+      revisionsKeep: variables.REVISIONS_KEEP,
+      revisionsKeepDays: variables.REVISIONS_KEEP_DAYS,
+      trashKeepDays: variables.TRASH_KEEP_DAYS,
+      previewLinkTtlSeconds: variables.PREVIEW_LINK_TTL_SECONDS,
     },
     webhooks: {
-      retryBaseMs: whole(env.WEBHOOK_RETRY_BASE_MS, "WEBHOOK_RETRY_BASE_MS", 10_000, 1),
-      maxAttempts: whole(env.WEBHOOK_MAX_ATTEMPTS, "WEBHOOK_MAX_ATTEMPTS", 8, 1),
-      timeoutMs: whole(env.WEBHOOK_TIMEOUT_MS, "WEBHOOK_TIMEOUT_MS", 10_000, 1),
-      pollMs: whole(env.WEBHOOK_POLL_MS, "WEBHOOK_POLL_MS", 1_000, 10),
-      logKeepDays: whole(env.WEBHOOK_LOG_KEEP_DAYS, "WEBHOOK_LOG_KEEP_DAYS", 30, 1),
+      retryBaseMs: variables.WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: variables.WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: variables.WEBHOOK_TIMEOUT_MS,
+      pollMs: variables.WEBHOOK_POLL_MS,
+      logKeepDays: variables.WEBHOOK_LOG_KEEP_DAYS,
     },
+    mail: mailSettings(variables),
   };
-}
-
-function portNumber(value: string | undefined): number {
-  const port = whole(value, "PORT", 3000, 0);
-  if (port > 65535) throw new Error("PORT must be a whole number from 0 to 65535");
-  return port;
-}
-
-/** postgresql://, postgres:// or file:PATH; anything else is refused (a mysql:// URL once ran on SQLite). */
-function databaseUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  if (/^file:./.test(value) || (/^postgres(ql)?:\/\//.test(value) && URL.canParse(value))) return value;
-  // The scheme only: the rest may hold a password.
-  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(value)?.[0];
-  throw new Error(
-    `DATABASE_URL must be a postgresql:// URL (got ${scheme ? `"${scheme}…"` : "no scheme"}); leave it unset for the embedded database under CMS_DATA_DIR`,
-  );
-}
-
-function whole(value: string | undefined, name: string, fallback: number, min: number): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const number = Number(value);
-  if (!Number.isSafeInteger(number) || number < min)
-    throw new Error(`${name} must be a whole number >= ${min}`);
-  return number;
-}
-
-function byteCount(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const bytes = Number(value);
-  // File sizes are stored as 32-bit integers.
-  if (!Number.isInteger(bytes) || bytes < 1 || bytes > 2 ** 31 - 1)
-    throw new Error(`${name} must be a whole number of bytes, at most 2147483647`);
-  return bytes;
-}
-
-function flag(value: string | undefined, name: string): boolean {
-  if (value === undefined || value.trim() === "") return false;
-  if (value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
-  throw new Error(`${name} must be true or false`);
 }

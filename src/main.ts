@@ -10,7 +10,6 @@ import { answerClientErrors } from "./http/client-errors.ts";
 import { listenProblem } from "./listen-errors.ts";
 import { log } from "./log.ts";
 import { createOutbox } from "./mail/index.ts";
-import { loadMailSettings } from "./mail/settings.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { withRequestLog } from "./request-log.ts";
 import { previewSigningKey } from "./schema/previews/signing-key.ts";
@@ -20,12 +19,11 @@ import { exitOnSetupError, readSettings, writableDirectory } from "./setup-error
 import { createLocalStorage } from "./storage/local.ts";
 import { createDispatcher } from "./webhooks/dispatcher.ts";
 
-const { config, database, storage, mailSettings } = await start().catch(exitOnSetupError);
+const { config, database, storage } = await start().catch(exitOnSetupError);
 
 /** Settings, the data directory, the migrated database and file storage: a setup mistake stops here in one line. */
 async function start() {
   const config = readSettings(() => loadConfig());
-  const mailSettings = readSettings(() => loadMailSettings());
   writableDirectory(config.dataDir, "CMS_DATA_DIR");
   const database = await openDatabase(config, {
     keepStatistics: true,
@@ -39,7 +37,7 @@ async function start() {
     log({ level: "warn", msg: "preview signing key not made at start", error: String(error) }),
   );
   const storage = await createLocalStorage(join(config.dataDir, "assets"));
-  return { config, database, storage, mailSettings };
+  return { config, database, storage };
 }
 
 const limiter = createRateLimiter(
@@ -52,7 +50,7 @@ const limiter = createRateLimiter(
   log,
 );
 // Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).
-const outbox = createOutbox(mailSettings, log);
+const outbox = createOutbox(config.mail, log);
 // Webhook deliveries, from the outbox table the writes fill (src/webhooks/).
 const webhooks = createDispatcher(
   database,

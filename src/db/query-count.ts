@@ -2,6 +2,7 @@
 // driver adapter counts every statement it sends into the counter of the request it runs for, carried
 // by AsyncLocalStorage. Off by default: then the adapter is not wrapped at all.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { environment } from "../config.ts";
 
 interface Counter {
   queries: number;
@@ -10,7 +11,8 @@ interface Counter {
 const current = new AsyncLocalStorage<Counter>();
 
 export function queryCountingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.CMS_COUNT_QUERIES === "1";
+  // Read where it is needed (the database client, the GraphQL handler), as the schema in config.ts says.
+  return environment.shape.CMS_COUNT_QUERIES.parse(env.CMS_COUNT_QUERIES);
 }
 
 /** Runs `work` with a fresh counter and answers its result with the number of statements it sent. */

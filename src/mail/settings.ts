@@ -1,6 +1,10 @@
-// SMTP settings from the environment: SMTP_URL (smtp://user:pass@host:port, or smtps://), unset = no
-// mail; SMTP_FROM, the sender (default "Content Management Service <cms@localhost>"); SMTP_RETRY_DELAY_MS,
-// the first retry delay, doubled on each further attempt (default 1000; tests make it short).
+// SMTP settings from the environment (part of src/config.ts's schema): SMTP_URL (smtp://user:pass@host:port,
+// or smtps://), unset = no mail; SMTP_FROM, the sender (default "Content Management Service
+// <cms@localhost>"); SMTP_RETRY_DELAY_MS, the first retry delay, doubled on each further attempt (default
+// 1000; tests make it short).
+import { z } from "zod";
+import { secretUrl, text, wholeNumber } from "../env-fields.ts";
+
 export interface MailSettings {
   url: string | undefined;
   from: string;
@@ -11,11 +15,17 @@ export interface MailSettings {
 
 export const DEFAULT_FROM = "Content Management Service <cms@localhost>";
 
-export function loadMailSettings(env: NodeJS.ProcessEnv = process.env): MailSettings {
-  const url = env.SMTP_URL?.trim() || undefined;
-  if (url && !/^smtps?:\/\//.test(url)) throw new Error("SMTP_URL must start with smtp:// or smtps://");
-  const delay = env.SMTP_RETRY_DELAY_MS?.trim() ? Number(env.SMTP_RETRY_DELAY_MS) : 1000;
-  if (!Number.isSafeInteger(delay) || delay < 1)
-    throw new Error("SMTP_RETRY_DELAY_MS must be a whole number >= 1");
-  return { url, from: env.SMTP_FROM?.trim() || DEFAULT_FROM, retryDelayMs: delay, attempts: 6 };
+export const mailVariables = z.object({
+  SMTP_URL: secretUrl((url) => /^smtps?:\/\//.test(url), "an smtp:// or smtps:// URL"),
+  SMTP_FROM: text(DEFAULT_FROM),
+  SMTP_RETRY_DELAY_MS: wholeNumber(1000, 1),
+});
+
+export function mailSettings(variables: z.output<typeof mailVariables>): MailSettings {
+  return {
+    url: variables.SMTP_URL,
+    from: variables.SMTP_FROM,
+    retryDelayMs: variables.SMTP_RETRY_DELAY_MS,
+    attempts: 6,
+  };
 }

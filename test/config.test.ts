@@ -1,0 +1,112 @@
+// Settings (docs/configuration.md): every variable's default, and a wrong value refused with one line that
+// names the variable, says what it must be and quotes what it got (a URL that may hold a password by its
+// scheme only). test/setup-errors.test.ts checks the same line reaches the operator from the real server.
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { queryCountingEnabled } from "../src/db/query-count.ts";
+
+const refusal = (env: NodeJS.ProcessEnv) => () => loadConfig(env);
+
+describe("loadConfig", () => {
+  it("answers the defaults when nothing is set, and for blank values", () => {
+    const defaults = loadConfig({});
+    expect(defaults).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      databaseUrl: undefined,
+      jsonBodyLimit: 2 * 1024 * 1024,
+      uploadLimit: 25 * 1024 * 1024,
+      rateLimitPerMinute: 0,
+      anonymousRateLimitPerMinute: 600,
+      redisUrl: undefined,
+      redisPrefix: "cms:rate:",
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      trustProxy: false,
+      readCacheBytes: 32 * 1024 * 1024,
+      outboundAllowPrivate: false,
+      history: { revisionsKeep: 100, revisionsKeepDays: 30, trashKeepDays: 30, previewLinkTtlSeconds: 3600 },
+      webhooks: { retryBaseMs: 10_000, maxAttempts: 8, timeoutMs: 10_000, pollMs: 1_000, logKeepDays: 30 },
+      mail: {
+        url: undefined,
+        from: "Content Management Service <cms@localhost>",
+        retryDelayMs: 1000,
+        attempts: 6,
+      },
+    });
+    expect(defaults.dataDir).toMatch(/\/data$/);
+    expect(loadConfig({ PORT: " ", READ_CACHE_MB: "", SMTP_URL: "  ", TRUST_PROXY: "" })).toEqual(defaults);
+  });
+
+  it("reads each kind of value", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      DATABASE_URL: "postgresql://cms:secret@db.test/cms",
+      TRUST_PROXY: "1",
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      READ_CACHE_MB: "0",
+      SMTP_URL: " smtps://user:pass@mail.test:465 ",
+      SMTP_FROM: " Acme <cms@acme.test> ",
+      REDIS_URL: "redis://127.0.0.1:6379",
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: "postgresql://cms:secret@db.test/cms",
+      trustProxy: true,
+      outboundAllowPrivate: true,
+      readCacheBytes: 0,
+      redisUrl: "redis://127.0.0.1:6379",
+      mail: { url: "smtps://user:pass@mail.test:465", from: "Acme <cms@acme.test>" },
+    });
+    expect(loadConfig({ DATABASE_URL: "file:/tmp/x.db" }).databaseUrl).toBe("file:/tmp/x.db");
+  });
+
+  it("names the variable, the rule and the value it got", () => {
+    expect(refusal({ PORT: "abc" })).toThrow(/^PORT must be a whole number from 0 to 65535 \(got "abc"\)$/);
+    expect(refusal({ PORT: "65536" })).toThrow('PORT must be a whole number from 0 to 65535 (got "65536")');
+    expect(refusal({ READ_CACHE_MB: "1.5" })).toThrow(
+      'READ_CACHE_MB must be a whole number >= 0 (got "1.5")',
+    );
+    expect(refusal({ WEBHOOK_POLL_MS: "5" })).toThrow(
+      'WEBHOOK_POLL_MS must be a whole number >= 10 (got "5")',
+    );
+    expect(refusal({ CMS_UPLOAD_LIMIT: "-1" })).toThrow(
+      'CMS_UPLOAD_LIMIT must be a whole number from 1 to 2147483647 (got "-1")',
+    );
+    expect(refusal({ TRUST_PROXY: "yes" })).toThrow('TRUST_PROXY must be true or false (got "yes")');
+    expect(refusal({ SMTP_RETRY_DELAY_MS: "0" })).toThrow("SMTP_RETRY_DELAY_MS must be a whole number >= 1");
+  });
+
+  it("names every wrong variable in one line", () => {
+    expect(refusal({ PORT: "http", OUTBOUND_ALLOW_PRIVATE: "maybe", SMTP_FROM: "kept" })).toThrow(
+      /^PORT must be .*; OUTBOUND_ALLOW_PRIVATE must be true or false \(got "maybe"\)$/,
+    );
+  });
+
+  it("quotes a URL that may hold a password by its scheme only", () => {
+    const wrong = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    const database = wrong({ DATABASE_URL: "mysql://cms:secret@localhost/cms" });
+    expect(database).toBe(
+      'DATABASE_URL must be a postgresql:// URL (got "mysql:…"); leave it unset for the embedded database under CMS_DATA_DIR',
+    );
+    const mail = wrong({ SMTP_URL: "http://user:secret@mail.test" });
+    expect(mail).toBe('SMTP_URL must be an smtp:// or smtps:// URL (got "http:…")');
+    expect(wrong({ DATABASE_URL: "cms:secret@localhost" })).toContain('(got "cms:…")');
+    expect(wrong({ DATABASE_URL: "//secret@localhost" })).toContain("(got no scheme)");
+  });
+});
+
+describe("CMS_COUNT_QUERIES", () => {
+  it("is on for 1 only", () => {
+    expect(queryCountingEnabled({ CMS_COUNT_QUERIES: "1" })).toBe(true);
+    for (const value of [undefined, "", "0", "true"])
+      expect(queryCountingEnabled({ CMS_COUNT_QUERIES: value })).toBe(false);
+  });
+});
