@@ -1,11 +1,12 @@
 // `npm run bench [-- --pg] [-- --entries N] [-- --only a,b] [-- --profile]`: starts the real server on a
 // fresh database, seeds it (seed.ts), measures each workload (workloads.ts) and the bare baseline
-// (baseline.ts), then what recording revisions costs the writes (revisions.ts; `--only revisions` for that
-// alone) and how fast a site of N entries imports (import.ts; `--only import` for that alone), prints a
-// table and records the run in bench/results.json under its database.
+// (baseline.ts), then the same reads and creates with the read cache off (uncached.ts), one tenant's reads
+// while another writes (mixed.ts), what recording revisions costs the writes (revisions.ts) and how fast a
+// site of N entries imports (import.ts); `--only uncached`, `--only mixed`, `--only revisions` or
+// `--only import` runs one of those alone. Prints the tables and records the run in bench/results.json under
+// its database.
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -13,19 +14,14 @@ import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { freshDatabase } from "./database.ts";
 import { type ImportCost, importCost } from "./import.ts";
-import { cpuMsOf, memoryOf, root, startProcess, watchMemory } from "./processes.ts";
-import { printTable } from "./report.ts";
+import { mixedCost, printMixedCost, tenantB } from "./mixed.ts";
+import { memoryOf, root, startProcess, watchMemory } from "./processes.ts";
+import { printTable, printTargetRows } from "./report.ts";
 import { printRevisionsCost, revisionsCost } from "./revisions.ts";
+import { runWorkload } from "./runner.ts";
 import { seed } from "./seed.ts";
-import {
-  entryRead,
-  type Measured,
-  measure,
-  type RequestOptions,
-  settings,
-  summarize,
-  workloads,
-} from "./workloads.ts";
+import { uncachedPass } from "./uncached.ts";
+import { entryRead, type Measured, settings, workloads } from "./workloads.ts";
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +34,9 @@ const { values } = parseArgs({
 });
 const total = Number(values.entries ?? 100_000);
 const only = values.only?.split(",");
+/** Passes that `--only` runs alone and records beside the last full run, each with its own `<pass>_run`. */
+const passes = ["revisions", "uncached", "mixed"];
+const wants = (pass: string) => !only || only.includes(pass);
 
 // `--only import`: the site import alone (import.ts), in-process on a fresh database, recorded beside the
 // last full run of that database.
@@ -70,8 +69,11 @@ try {
   const connection = { dataDir: database.dataDir, databaseUrl: database.env.DATABASE_URL };
   const opened = await openDatabase(connection);
   const seeded = await seed(opened, connection, server.url, total);
-  await opened.db.$disconnect();
   console.log(`seeded ${total} entries in ${seeded.seconds.toFixed(1)} s`);
+  const seededB = wants("mixed")
+    ? await seed(opened, connection, server.url, tenantB.entries, tenantB)
+    : undefined;
+  await opened.db.$disconnect();
 
   const baseline = await startProcess({
     script: "bench/baseline.ts",
@@ -79,14 +81,12 @@ try {
     logFile: join(database.dataDir, "baseline.log"),
   });
   const baselineMemory = watchMemory(baseline.child.pid ?? 0);
-  const baselineRun = await run(
-    baseline.url,
-    "baseline",
-    "Baseline: node:http + one SQL query",
+  const baselineRun = await runWorkload(
+    { url: baseline.url, pid: baseline.child.pid ?? 0 },
+    { name: "baseline", title: "Baseline: node:http + one SQL query" },
     { method: "GET", setupRequest: entryRead(seeded) },
-    baseline.child.pid ?? 0,
   );
-  const baselineResult = { ...baselineRun.measured, peak_rss_mb: Math.round(baselineMemory.peakMb()) };
+  const baselineResult = { ...baselineRun, peak_rss_mb: Math.round(baselineMemory.peakMb()) };
   baselineMemory.stop();
   await baseline.stop();
 
@@ -94,18 +94,23 @@ try {
   const results: (Measured & { ratio_to_baseline: number })[] = [];
   for (const workload of workloads) {
     if (only && !only.includes(workload.name)) continue;
-    const { measured } = await run(
-      server.url,
-      workload.name,
-      workload.title,
+    const measured = await runWorkload(
+      { url: server.url, pid: serverPid, peakMb: () => memory.peakMb() },
+      workload,
       workload.request(seeded),
-      serverPid,
-      () => memory.peakMb(),
-      workload.writes,
     );
     const ratio = measured.requests_per_second / Math.max(baselineResult.requests_per_second, 1);
     results.push({ ...measured, ratio_to_baseline: Math.round(ratio * 1000) / 1000 });
   }
+  const uncached = wants("uncached")
+    ? await uncachedPass(
+        { script: serverScript, nodeArgs: startArgs },
+        database,
+        seeded,
+        baselineResult.requests_per_second,
+      )
+    : [];
+  const mixed = seededB && (await mixedCost({ url: server.url, pid: serverPid }, seeded, seededB));
   const writes = workloads.filter(
     (workload) => workload.writes && (!only || only.includes(workload.name) || only.includes("revisions")),
   );
@@ -131,78 +136,24 @@ try {
     server_peak_rss_mb: serverPeak,
     baseline: baselineResult,
     workloads: results,
+    uncached,
+    ...(mixed && { mixed }),
     revisions,
     ...(imported && { import: imported }),
   };
   printTable(record);
+  const slack = database.provider === "postgresql" ? " (targets: the embedded database's ÷ 1.5)" : "";
+  printTargetRows(`read cache off (READ_CACHE_MB=0), issue #20's targets${slack}:`, uncached);
+  printMixedCost(mixed);
   printRevisionsCost(revisions);
   if (!values["no-write"] && !only) save(record);
-  if (!values["no-write"] && only?.length === 1 && only[0] === "revisions")
-    saveRevisions(database.provider, revisions);
+  if (!values["no-write"] && only?.every((name) => passes.includes(name)))
+    savePasses(database.provider, { revisions, uncached, mixed }, only);
 } finally {
   memory.stop();
   await server.stop();
   if (!values.profile) await database.drop();
   else console.log(`CPU profile of the server in ${join(database.dataDir, "profiles")}`);
-}
-
-/** Checks one request answers 2xx, warms up, then measures. */
-async function run(
-  url: string,
-  name: string,
-  title: string,
-  options: RequestOptions,
-  pid: number,
-  peakMb: () => number = () => 0,
-  writes = false,
-): Promise<{ measured: Measured }> {
-  await probe(url, options, name);
-  if (writes) await measure(url, options, settings.warmup);
-  else if (settings.warmupRequests > 0) await measure(url, options, { amount: settings.warmupRequests });
-  peakMb();
-  const cpuBefore = cpuMsOf(pid);
-  const result = await measure(url, options);
-  const measured = summarize(name, title, result, peakMb(), cpuMsOf(pid) - cpuBefore);
-  const flag =
-    measured.errors + measured.non_2xx > 0 ? ` (${measured.errors} errors, ${measured.non_2xx} non-2xx)` : "";
-  console.log(
-    `  ${title}: ${measured.requests_per_second} req/s, p99 ${measured.latency_p99_ms} ms, ${measured.cpu_ms_per_request} ms CPU/request${flag}`,
-  );
-  return { measured };
-}
-
-/** One request as the workload sends it; a non-2xx answer stops the bench with the body. */
-function probe(url: string, options: RequestOptions, name: string): Promise<void> {
-  const { setupRequest, ...base } = options;
-  const request = setupRequest ? setupRequest({ ...base }, {}) : base;
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        path: request.path ?? "/",
-        method: request.method,
-        headers: request.headers,
-      },
-      (response) => {
-        let text = "";
-        response.on("data", (chunk) => (text += chunk));
-        response.on("end", () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve();
-          else
-            reject(
-              new Error(
-                `${name}: ${request.method} ${request.path} answered ${status}: ${text.slice(0, 500)}`,
-              ),
-            );
-        });
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(request.body);
-  });
 }
 
 function machine() {
@@ -255,16 +206,19 @@ function saveImport(database: string, cost: ImportCost): void {
 }
 
 /**
- * `--only revisions`: the on/off comparison under `revisions` in the database's record, with when and on
- * how many entries it ran (`revisions_run`); the last full run's other figures stay as they were.
+ * `--only revisions,uncached,mixed` (any of them): each pass's figures under its name in the database's
+ * record, with when and on how many entries it ran (`revisions_run`, …); the last full run's other figures
+ * stay as they were.
  */
-function saveRevisions(database: string, costs: unknown[]): void {
+function savePasses(database: string, figures: Record<string, unknown>, names: string[]): void {
   const file = join(root, "bench", "results.json");
   const all = existsSync(file)
     ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>)
     : {};
   const run = { measured_at: new Date().toISOString(), machine: machine(), entries: total };
-  all[database] = { ...all[database], revisions: costs, revisions_run: run };
+  const record = { ...all[database] };
+  for (const name of names) Object.assign(record, { [name]: figures[name], [`${name}_run`]: run });
+  all[database] = record;
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
-  console.log(`wrote bench/results.json (${database}, revisions)`);
+  console.log(`wrote bench/results.json (${database}, ${names.join(", ")})`);
 }

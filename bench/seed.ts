@@ -82,11 +82,13 @@ export async function seed(
   connection: { dataDir: string; databaseUrl: string | undefined },
   baseUrl: string,
   total: number,
+  /** Another account beside the first (mixed.ts seeds a second tenant with its own site). */
+  tenant: { name: string; domain: string } = { name: "Bench", domain: DOMAIN },
 ): Promise<Seeded> {
   const started = Date.now();
   const { db } = database;
   const writers = startWriters(connection);
-  const account = await createAccount(db, { name: "Bench", domain: DOMAIN });
+  const account = await createAccount(db, tenant);
   const api = client(baseUrl, account.account_id, account.token);
 
   for (const [handle, kind] of Object.entries(themeFiles)) {
@@ -130,7 +132,7 @@ export async function seed(
     name: "Footer",
     handle: "footer",
     fields: [{ handle: "copyright", type: "text" }],
-    copyright: "(c) Bench",
+    copyright: `(c) ${tenant.name}`,
   });
 
   const plan = planFor(total);

@@ -11,7 +11,15 @@ export interface Workload {
   request: (seeded: Seeded) => RequestOptions;
   /** Adds data: warmed up for a few seconds rather than a number of requests. */
   writes?: boolean;
+  /** What is wrong with a probe's answer (JSON) for what the title says, if anything. */
+  expect?: (body: any) => string | undefined;
 }
+
+/** The first entry's author is expanded (an object with its title), not an entry ID. */
+const authorExpanded = (entry: any): string | undefined =>
+  typeof entry?.author === "object" && entry.author && "title" in entry.author
+    ? undefined
+    : `author is ${JSON.stringify(entry?.author)?.slice(0, 80)}`;
 
 export type RequestOptions = Partial<autocannon.Request> & { setupRequest?: SetupRequest };
 
@@ -90,7 +98,8 @@ export const workloads: Workload[] = [
   },
   {
     name: "rest_list_page_1",
-    title: "REST list, page 1 (20 entries)",
+    title: "REST list, page 1 (20 entries, entity fields expanded)",
+    expect: (body) => authorExpanded(body.data?.[0]),
     request: (seeded) => ({ method: "GET", headers: auth(seeded), path: `${entriesPath(seeded)}?page=1` }),
   },
   {
@@ -101,6 +110,7 @@ export const workloads: Workload[] = [
   {
     name: "graphql_list",
     title: "GraphQL list of 20, entity fields expanded",
+    expect: (body) => authorExpanded(body.data?.entries?.data?.[0]?.values),
     request: (seeded) => ({
       method: "POST",
       path: "/graphql",
@@ -183,19 +193,33 @@ export const settings = {
   warmup: Number(process.env.BENCH_WARMUP ?? 2),
 };
 
-/** For `length` seconds, or `{ amount }` requests. */
+/**
+ * For `length` seconds, or `{ amount }` requests. Several request options are sent in turn on each
+ * connection (a mix); `load` overrides the connections or caps the rate over all of them (`overallRate`).
+ */
 export async function measure(
   url: string,
-  options: RequestOptions,
+  options: RequestOptions | RequestOptions[],
   length: number | { amount: number } = settings.duration,
+  load: { connections?: number; overallRate?: number } = {},
 ): Promise<autocannon.Result> {
-  const { setupRequest, ...request } = options;
+  const requests = (Array.isArray(options) ? options : [options]).map(({ setupRequest, ...request }) => ({
+    ...request,
+    ...(setupRequest && { setupRequest }),
+  }));
   return autocannon({
     url,
     connections: settings.connections,
+    ...load,
     ...(typeof length === "number" ? { duration: length } : length),
-    requests: [{ ...request, ...(setupRequest && { setupRequest }) }] as autocannon.Request[],
+    requests: requests as autocannon.Request[],
   });
+}
+
+export function workloadNamed(name: string): Workload {
+  const workload = workloads.find((candidate) => candidate.name === name);
+  if (!workload) throw new Error(`no workload named ${name}`);
+  return workload;
 }
 
 export function summarize(
