@@ -27,6 +27,8 @@ export interface Database {
   generation: Generation;
   /** This process records entry revisions: its connections have the triggers (entry-revisions.ts). */
   recordsRevisions: boolean;
+  /** Runs many statements at once (a migration file, migrate.ts) inside `tx`, an open transaction. */
+  executeScript(tx: Pick<Db, "$executeRawUnsafe">, sql: string): Promise<void>;
 }
 
 /**
@@ -67,6 +69,10 @@ export async function openDatabase(
       provider: "postgresql",
       generation: scheduledGeneration(generation),
       recordsRevisions: recordRevisions,
+      // Without parameters pg sends it by the simple query protocol, which runs many statements.
+      executeScript: async (tx, sql) => {
+        await tx.$executeRawUnsafe(sql);
+      },
     };
   }
   const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
@@ -79,13 +85,15 @@ export async function openDatabase(
   } catch (error) {
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
-  const adapter = counting(sqlite);
+  const adapter = counting(sqlite.factory);
   const db = guardText(new PrismaClient({ adapter }), generation);
   return {
     db,
     provider: "sqlite",
     generation: scheduledGeneration(generation),
     recordsRevisions: recordRevisions,
+    // One connection: the script runs inside the transaction open on it (sqlite-adapter.ts).
+    executeScript: (_tx, sql) => sqlite.executeScript(sql),
   };
 }
 

@@ -1,6 +1,7 @@
 // Applies the committed migration.sql files of the active provider, each once, in name order, and records
 // them in Prisma's own _prisma_migrations table (so `prisma migrate status` agrees). Going through the
-// Prisma client keeps start-up fast and offline.
+// Prisma client keeps start-up fast and offline. Each file runs as one script (the drivers take many
+// statements at once), so a function or trigger body is written as it reads, `;`s and all.
 import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,15 +25,18 @@ const createTable = {
 /**
  * Returns the names of the migrations it applied. The schema being then current, a process that records
  * revisions gets its connection's recording triggers here (SQLite's are the connection's own).
+ * `dir`: another folder of migrations (the tests').
  */
-export async function migrate(database: Database): Promise<string[]> {
+export async function migrate(
+  database: Database,
+  dir = join(migrationsRoot, database.provider, "migrations"),
+): Promise<string[]> {
   const { db, provider } = database;
   await db.$executeRawUnsafe(createTable[provider]);
   const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
     `SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL`,
   );
   const done = new Set(rows.map((row) => row.migration_name));
-  const dir = join(migrationsRoot, provider, "migrations");
   const pending = readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !done.has(entry.name))
     .map((entry) => entry.name)
@@ -41,33 +45,29 @@ export async function migrate(database: Database): Promise<string[]> {
   for (const name of pending) {
     const sql = readFileSync(join(dir, name, "migration.sql"), "utf8");
     const checksum = createHash("sha256").update(sql).digest("hex");
-    await db.$transaction(async (tx) => {
-      for (const statement of splitStatements(sql)) await tx.$executeRawUnsafe(statement);
-      await tx.$executeRaw`INSERT INTO "_prisma_migrations"
-        ("id", "checksum", "migration_name", "finished_at", "applied_steps_count")
-        VALUES (${randomUUID()}, ${checksum}, ${name}, CURRENT_TIMESTAMP, 1)`;
-    });
+    await db
+      .$transaction(async (tx) => {
+        await database.executeScript(tx, sql);
+        await tx.$executeRaw`INSERT INTO "_prisma_migrations"
+          ("id", "checksum", "migration_name", "finished_at", "applied_steps_count")
+          VALUES (${randomUUID()}, ${checksum}, ${name}, CURRENT_TIMESTAMP, 1)`;
+      })
+      .catch((error) => {
+        throw new Error(`migration ${name} failed, nothing of it applied: ${databaseMessage(error)}`, {
+          cause: error,
+        });
+      });
   }
   if (database.recordsRevisions) await recordEntryRevisions(database);
   return pending;
 }
 
-/**
- * Prisma writes one statement per `;`-terminated block; drivers take one statement per call. A line's
- * `;` inside a dollar-quoted body (a PostgreSQL function's) ends no statement.
- */
-function splitStatements(sql: string): string[] {
-  const statements: string[] = [];
-  let current = "";
-  let quoted = false;
-  for (const line of sql.replace(/^--.*$/gm, "").split("\n")) {
-    current += `${line}\n`;
-    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) quoted = !quoted;
-    if (!quoted && /;\s*$/.test(line)) {
-      statements.push(current.replace(/;\s*$/, ""));
-      current = "";
-    }
-  }
-  statements.push(current);
-  return statements.map((statement) => statement.trim()).filter(Boolean);
+/** The database's own words: the driver adapter's error (thrown as it is, or inside Prisma's) keeps them. */
+function databaseMessage(error: unknown): string {
+  type AdapterError = { cause?: { originalMessage?: string; kind?: string } };
+  const adapterError =
+    (error as { meta?: { driverAdapterError?: AdapterError } }).meta?.driverAdapterError ??
+    (error as AdapterError);
+  const cause = adapterError.cause;
+  return cause?.originalMessage ?? cause?.kind ?? (error instanceof Error ? error.message : String(error));
 }

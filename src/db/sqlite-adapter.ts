@@ -1,33 +1,53 @@
 // The better-sqlite3 adapter shares one connection between Prisma's transactions and everything else:
 // a query issued by another request while a transaction is open would run inside it and vanish with
-// its rollback. This wrapper makes other queries wait until the open transaction ends. It also keeps
-// prepared statements: the adapter prepares every query anew, which SQLite parses and plans each time.
+// its rollback. This wrapper makes other queries wait until the open transaction ends, and begins and
+// ends transactions itself (see `immediateTransactions`). It also keeps prepared statements: the adapter
+// prepares every query anew, which SQLite parses and plans each time.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import { LRUCache } from "lru-cache";
 import { type DatabaseGeneration, sqliteGeneration } from "./generation.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Adapter = Awaited<ReturnType<Factory["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
 
+export interface SqliteConnection {
+  factory: Factory;
+  /**
+   * Runs many statements at once (better-sqlite3's `exec`), on the connection as it is: inside the
+   * transaction that is open, which is what migrate.ts opens it for. Outside one it would not wait for
+   * another's end, so nothing else calls it.
+   */
+  executeScript(sql: string): Promise<void>;
+}
+
 export function serializedSqlite(
   file: string,
   options: { keepStatistics: boolean; connected(generation: DatabaseGeneration): void },
-): Factory {
+): SqliteConnection {
   prepareFile(file);
   const factory = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });
   const connect = factory.connect.bind(factory);
+  let connected: Adapter | undefined;
   factory.connect = async () => {
     const adapter = await connect();
     const client = (adapter as unknown as { client: Database.Database }).client;
+    // First, so that every wrapper added below (the generation's, the query counter's) sees these.
+    immediateTransactions(adapter);
     options.connected(sqliteGeneration(adapter, client));
     client.pragma("synchronous = NORMAL");
     reuseStatements(client);
     const serialized = serialize(adapter);
     if (options.keepStatistics) keepStatistics(serialized);
+    connected = serialized;
     return serialized;
   };
-  return factory;
+  const executeScript = async (sql: string) => {
+    if (!connected) throw new Error("executeScript: the SQLite database is not connected yet");
+    await connected.executeScript(sql);
+  };
+  return { factory, executeScript };
 }
 
 export const STATISTICS_CHECK_MS = 60_000;
@@ -58,33 +78,23 @@ function keepStatistics(adapter: Adapter): void {
 const MAX_STATEMENTS = 500;
 
 /**
- * The adapter opens transactions with a plain (deferred) BEGIN. With another process writing to the same
- * file, a deferred transaction whose write has to wait for that process's lock finds its snapshot stale
- * once it gets it, and SQLite then answers SQLITE_BUSY at once instead of waiting: a 500 under concurrent
- * writers. IMMEDIATE takes the write lock at BEGIN, waiting up to the busy timeout like any other write.
- */
-const BEGIN_WRITE = "BEGIN IMMEDIATE";
-
-/**
- * Makes `client.prepare` answer a cached statement per SQL text (and opens transactions as BEGIN_WRITE). The adapter binds parameters with
+ * Makes `client.prepare` answer a cached statement per SQL text. The adapter binds parameters with
  * `prepare(sql).bind(args)`, which better-sqlite3 allows once per statement, so each call gets a light
  * handle that passes the arguments to the shared statement on every run instead. A statement's columns
  * are read once: better-sqlite3 builds them anew on every call, and the adapter asks on every read.
+ *
+ * Why this stand-in for `prepare` is still here: @prisma/adapter-better-sqlite3 (6.19) has no option to
+ * keep statements and exports neither its queryable nor its value conversions, so no public surface can
+ * keep them. Measured on the list of entries' SQL: preparing costs some 130 µs and reading the columns
+ * 75 µs, on every read, against 400 µs a whole request at the throughput issue #20 asks for. What would
+ * replace it is a statement cache inside the adapter (a patch of the shape upstream could take).
  */
 export function reuseStatements(client: Database.Database): void {
   const prepare = client.prepare.bind(client);
-  const statements = new Map<string, Database.Statement>();
-  const statement = (sql: string) => {
-    let found = statements.get(sql);
-    if (found) return found;
-    found = prepare(sql);
-    if (statements.size >= MAX_STATEMENTS) {
-      const oldest = statements.keys().next().value;
-      if (oldest !== undefined) statements.delete(oldest);
-    }
-    statements.set(sql, found);
-    return found;
-  };
+  const statements = new LRUCache<string, Database.Statement>({
+    max: MAX_STATEMENTS,
+    memoMethod: (sql) => prepare(sql),
+  });
   const columns = new WeakMap<Database.Statement, Database.ColumnDefinition[]>();
   const columnsOf = (shared: Database.Statement) => {
     const known = columns.get(shared);
@@ -104,7 +114,7 @@ export function reuseStatements(client: Database.Database): void {
   });
   // Only the adapter calls prepare on this connection; it uses exactly the methods of `handle`.
   client.prepare = ((sql: string) => {
-    const shared = statement(sql === "BEGIN" ? BEGIN_WRITE : sql);
+    const shared = statements.memo(sql);
     // A statement last used in raw mode returns objects again unless told otherwise.
     if (shared.reader) shared.raw(false);
     return handle(shared, []);
@@ -122,43 +132,85 @@ function prepareFile(file: string): void {
   db.close();
 }
 
+const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
+
+/**
+ * Transactions begin IMMEDIATE and end with their own COMMIT or ROLLBACK, through the adapter's public
+ * queries. The adapter's own begin with a plain (deferred) BEGIN: with another process writing to the
+ * same file, a deferred transaction whose write has to wait for that process's lock finds its snapshot
+ * stale once it gets it, and SQLite then answers SQLITE_BUSY at once instead of waiting: a 500 under
+ * concurrent writers. IMMEDIATE takes the write lock at BEGIN, waiting up to the busy timeout like any
+ * other write. The adapter's own also leave the connection inside the transaction when Prisma's COMMIT
+ * fails (a deferred constraint, a busy file): Prisma then neither ends it nor rolls it back. Here a
+ * failed COMMIT is rolled back. SQLite's transactions are serializable whatever level is asked.
+ */
+function immediateTransactions(adapter: Adapter): void {
+  const queryRaw = adapter.queryRaw.bind(adapter);
+  const executeRaw = adapter.executeRaw.bind(adapter);
+  adapter.startTransaction = async () => {
+    await executeRaw(statement("BEGIN IMMEDIATE"));
+    // Through `tx`, whose queries the wrappers added later count (generation.ts, query-count.ts).
+    const end = async (sql: "COMMIT" | "ROLLBACK") => {
+      try {
+        await tx.executeRaw(statement(sql));
+      } catch (error) {
+        // When SQLite has ended the transaction already this fails too, and nothing is left to undo.
+        if (sql === "COMMIT") await tx.executeRaw(statement("ROLLBACK")).catch(() => {});
+        throw error;
+      }
+    };
+    const tx: Transaction = {
+      provider: adapter.provider,
+      adapterName: adapter.adapterName,
+      // Prisma calls commit() and rollback() instead of sending COMMIT or ROLLBACK itself.
+      options: { usePhantomQuery: true },
+      queryRaw,
+      executeRaw,
+      commit: () => end("COMMIT"),
+      rollback: () => end("ROLLBACK"),
+    };
+    return tx;
+  };
+}
+
+/**
+ * Queries wait while a transaction is open or waiting to begin; transactions begin one after another.
+ * `last` is the end of the last transaction begun or waiting: each chains onto it as it asks to begin.
+ * A transaction's end releases the others whether its COMMIT or ROLLBACK succeeded or not.
+ */
 function serialize(adapter: Adapter): Adapter {
-  let open: Promise<void> = Promise.resolve();
-  const idle = async () => {
-    // A transaction may start while we waited for the previous one: wait until none is open.
-    for (let current = open; ; current = open) {
+  let last: Promise<void> = Promise.resolve();
+  // The query starts in the same step as the check that nothing is open (the driver runs it at once).
+  const whenIdle = async <T>(run: () => Promise<T>): Promise<T> => {
+    for (let current = last; ; current = last) {
       await current;
-      if (current === open) return;
+      if (current === last) return run();
     }
   };
   const queryRaw = adapter.queryRaw.bind(adapter);
   const executeRaw = adapter.executeRaw.bind(adapter);
   const startTransaction = adapter.startTransaction.bind(adapter);
-  adapter.queryRaw = async (query) => {
-    await idle();
-    return queryRaw(query);
-  };
-  adapter.executeRaw = async (query) => {
-    await idle();
-    return executeRaw(query);
-  };
+  adapter.queryRaw = (query) => whenIdle(() => queryRaw(query));
+  adapter.executeRaw = (query) => whenIdle(() => executeRaw(query));
   adapter.startTransaction = async (isolationLevel) => {
-    await idle();
+    const previous = last;
     let end = () => {};
-    open = new Promise((resolve) => {
+    const ended = new Promise<void>((resolve) => {
       end = resolve;
     });
-    const tx: Transaction = await startTransaction(isolationLevel);
+    last = previous.then(() => ended);
+    await previous;
+    let tx: Transaction;
+    try {
+      tx = await startTransaction(isolationLevel);
+    } catch (error) {
+      end();
+      throw error;
+    }
     const commit = tx.commit.bind(tx);
     const rollback = tx.rollback.bind(tx);
-    tx.commit = async () => {
-      await commit();
-      end();
-    };
-    tx.rollback = async () => {
-      await rollback();
-      end();
-    };
+    tx.commit = () => commit().finally(end);
+    tx.rollback = () => rollback().finally(end);
     return tx;
   };
   return adapter;
