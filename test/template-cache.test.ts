@@ -39,8 +39,10 @@ describe("ParsedTemplateCache", () => {
       expect(cache.read("root:a")).toBe(parsed);
       expect(cache.read("root:b")).toBeUndefined();
       expect(cache.read("root:c")).toBe(parsed);
+      // Larger than the whole bound: not kept, and the others stay.
       cache.write("root:big", parsed);
-      expect(cache.stats()).toMatchObject({ entries: 0, sourceChars: 0 });
+      expect(cache.read("root:big")).toBeUndefined();
+      expect(cache.stats()).toMatchObject({ entries: 2, sourceChars: 8 });
     });
   });
 });

@@ -1,7 +1,7 @@
 // Two read paths that would otherwise grow with the size of a collection:
 //
 // - Counts. A list page reports its total; counting 100,000 entries reads 100,000 index entries on
-//   every request. Entry counts are remembered per query for as long as the data generation
+//   every request. Entry counts are remembered per query (the MAX_COUNTS most recently used) for as long as the data generation
 //   (generation.ts) stays the same: any commit, by this process or another, ends them. While a
 //   transaction of this process is open nothing is remembered or served (a count read inside it sees
 //   rows it may still roll back). Not when each request's statements are counted (query-count.ts):
@@ -9,6 +9,7 @@
 // - Deep pages. OFFSET n reads n rows before the page; with every column selected that means n table
 //   rows. Past DEEP_OFFSET, the page's IDs are read first (from the covering index of the sort, without
 //   touching the table), then only those rows.
+import { LRUCache } from "lru-cache";
 import type { Db } from "./client.ts";
 import type { Generation } from "./generation.ts";
 
@@ -17,7 +18,7 @@ export const DEEP_OFFSET = 200;
 
 export function fastEntryReads(client: Db, generation: Generation, { keepCounts = true } = {}): Db {
   let openTransactions = 0;
-  const counts = new Map<string, { total: number; generation: string }>();
+  const counts = new LRUCache<string, { total: number; generation: string }>({ max: MAX_COUNTS });
 
   const extended = client.$extends({
     query: {
@@ -30,10 +31,8 @@ export function fastEntryReads(client: Db, generation: Generation, { keepCounts 
           const known = counts.get(key);
           if (known?.generation === current) return known.total;
           const total = await query(args);
-          if (typeof total === "number" && openTransactions === 0) {
-            if (counts.size >= MAX_COUNTS) counts.clear();
+          if (typeof total === "number" && openTransactions === 0)
             counts.set(key, { total, generation: current });
-          }
           return total;
         },
         async findMany({ args, query }) {

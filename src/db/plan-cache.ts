@@ -22,6 +22,7 @@ import { isDeepStrictEqual } from "node:util";
 import * as postgresql from "@prisma/client/runtime/query_compiler_bg.postgresql.mjs";
 // @ts-expect-error TS7016
 import * as sqlite from "@prisma/client/runtime/query_compiler_bg.sqlite.mjs";
+import { LRUCache } from "lru-cache";
 import { type PlanShape, parameterize } from "./plan-shape.ts";
 import { fillSlots, type Slots, slotsOf } from "./plan-slots.ts";
 
@@ -45,37 +46,29 @@ interface Shared {
 
 /** A map that forgets its least recently used keys past `maxKeys` keys or `maxChars` characters of keys. */
 export class Recent<V> {
-  private readonly entries = new Map<string, V>();
-  private chars = 0;
+  // Boxed: lru-cache keeps no null, and a shape whose plan cannot be shared is kept as null.
+  private readonly entries: LRUCache<string, { value: V }>;
 
-  constructor(
-    private readonly maxKeys = MAX_SHAPES,
-    private readonly maxChars = MAX_KEY_CHARS,
-  ) {}
+  constructor(maxKeys = MAX_SHAPES, maxChars = MAX_KEY_CHARS) {
+    this.entries = new LRUCache({
+      max: maxKeys,
+      maxSize: maxChars,
+      sizeCalculation: (_value, key) => Math.max(1, key.length),
+    });
+  }
 
   /** The value, now the most recently used. */
   use(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) this.keep(key, value);
-    return value;
+    return this.entries.get(key)?.value;
   }
 
   keep(key: string, value: V): void {
-    this.forget(key);
-    while (this.entries.size >= this.maxKeys || this.chars + key.length > this.maxChars) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.forget(oldest);
-    }
-    this.entries.set(key, value);
-    this.chars += key.length;
+    this.entries.set(key, { value });
   }
 
   /** Whether the key was there. */
   forget(key: string): boolean {
-    if (!this.entries.delete(key)) return false;
-    this.chars -= key.length;
-    return true;
+    return this.entries.delete(key);
   }
 }
 

@@ -2,6 +2,7 @@
 // request counters' fixed windows, a burst at the end of one window and another at the start of the next
 // cannot double the limit. Form submissions of spam-checked forms are counted with it (the schema's rule,
 // src/schema/site/spam.ts); in memory by default, in Redis when REDIS_URL is set (shared by every process).
+import { LRUCache } from "lru-cache";
 import type { RedisLink } from "./redis.ts";
 
 export interface Admission {
@@ -21,20 +22,15 @@ const MAX_TRACKED = 50_000;
 
 /** Event times by key, in this process (oldest first within a key). */
 export function createMemoryEvents(now: () => number = Date.now): RecentEvents {
-  const recent = new Map<string, number[]>();
+  const recent = new LRUCache<string, number[]>({ max: MAX_TRACKED });
   return {
     async admit(key, limit, windowMs) {
       const time = now();
       const times = (recent.get(key) ?? []).filter((at) => time - at < windowMs);
-      recent.delete(key);
       const oldest = times[0];
       const allowed = times.length < limit;
       if (allowed) times.push(time);
       recent.set(key, times);
-      for (const forgotten of recent.keys()) {
-        if (recent.size <= MAX_TRACKED) break;
-        recent.delete(forgotten);
-      }
       return { allowed, retryInMs: allowed || oldest === undefined ? 0 : oldest + windowMs - time };
     },
   };
