@@ -74,6 +74,8 @@ export function createApp(
       pathname === MCP_PATH
         ? await mcp(request, () => createContext(deps, request, ip, "snake_case"))
         : await (isGraphQL ? graphql : isApi ? rest : site)(request, context);
+    // Whether the answer was kept (src/schema/read-cache.ts): for operators, and for tests of the cache.
+    if (context.answerCache) response.headers.set("x-cache", context.answerCache);
     return decision ? withBudget(response, decision) : response;
   }
 

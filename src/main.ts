@@ -31,6 +31,8 @@ async function start() {
   });
   const applied = await migrate(database);
   if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
+  // The read cache keeps answers per account until the database tells of a change to it (src/db/changes.ts).
+  await database.hearChanges();
   // The preview links' signing key is made and stored on first start, before any request (issue #17); if
   // that fails, the server starts anyway and the first preview link makes it (previewSigningKey is lazy).
   await previewSigningKey(database.db).catch((error) =>
@@ -105,7 +107,7 @@ function shutdown(signal: string) {
   server.close(async () => {
     // Queued form notifications get a few seconds to go out (the queue lives in memory).
     await Promise.all([outbox.flush(5_000), webhooks.stop()]);
-    await Promise.all([database.db.$disconnect(), limiter.close()]);
+    await Promise.all([database.close(), limiter.close()]);
     process.exit(0);
   });
   server.closeIdleConnections();

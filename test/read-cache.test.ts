@@ -276,51 +276,81 @@ describe("READ_CACHE_MB=0", () => {
   });
 });
 
-describe("the cache's bounds", () => {
-  const generation = Object.assign(async () => "g1", { of: async () => undefined });
+describe("the cache's bounds and scopes", () => {
+  const cacheOf = async (bytes: number) => {
+    const [{ ReadCache }, { Changes }] = await Promise.all([
+      import("../src/schema/read-cache.ts"),
+      import("../src/db/changes.ts"),
+    ]);
+    const changes = new Changes();
+    changes.blind = false;
+    const generation = Object.assign(async () => `${changes.stamp()}@0`, { changes });
+    return { cache: new ReadCache(generation, bytes), changes, at: () => `${changes.stamp()}@0` };
+  };
+  const of = (generation: string, accounts: string[] = ["A"], tables?: string[]) => ({
+    generation,
+    accounts,
+    tables,
+  });
 
   it("counts keys in the budget, refuses long keys and drops the least recently used first", async () => {
-    const { ReadCache } = await import("../src/schema/read-cache.ts");
-    const cache = new ReadCache(generation, 16 * 1024);
-    cache.set("x".repeat(2049), "g1", "value", 10);
-    expect(cache.get("x".repeat(2049), "g1")).toBeUndefined();
-    cache.set("a", "g1", "A", 500);
-    cache.set("b", "g1", "B", 500);
-    expect(cache.get("a", "g1")).toBe("A");
+    const { cache, at } = await cacheOf(16 * 1024);
+    const g = at();
+    cache.set("x".repeat(2049), of(g), "value", 10);
+    expect(cache.get("x".repeat(2049), g)).toBeUndefined();
+    cache.set("a", of(g), "A", 500);
+    cache.set("b", of(g), "B", 500);
+    expect(cache.get("a", g)).toBe("A");
     // 16 KB holds about 15 entries of 1 KB (each set is refused above budget/16 = 1 KB).
-    for (let i = 0; i < 40; i++) cache.set(`k${i}`, "g1", i, 900);
-    expect(cache.get("b", "g1")).toBeUndefined();
-    expect(cache.get("k39", "g1")).toBe(39);
-    expect(cache.get("k0", "g1")).toBeUndefined();
+    for (let i = 0; i < 40; i++) cache.set(`k${i}`, of(g), i, 900);
+    expect(cache.get("b", g)).toBeUndefined();
+    expect(cache.get("k39", g)).toBe(39);
+    expect(cache.get("k0", g)).toBeUndefined();
   });
 
-  it("serves nothing kept under another generation, and keeps no null lookups", async () => {
-    const { ReadCache } = await import("../src/schema/read-cache.ts");
-    const cache = new ReadCache(generation, 1024 * 1024);
-    cache.set("a", "g1", { n: 1 }, 10);
-    expect(cache.get("a", "g2")).toBeUndefined();
-    expect(Object.isFrozen(cache.get("a", "g1"))).toBe(true);
-    cache.set("b", "g2", 2, 10);
-    expect(cache.get("a", "g1")).toBeUndefined();
-    let reads = 0;
-    const lookup = () =>
-      cache.keep("viewer", "g2", async () => {
-        reads++;
-        return null;
-      });
-    await lookup();
-    await lookup();
-    expect(reads).toBe(2);
+  it("ends what an account's change touches, and nothing of another account's", async () => {
+    const { cache, changes, at } = await cacheOf(1024 * 1024);
+    const g = at();
+    cache.set("a", of(g, ["A"]), { n: 1 }, 10);
+    cache.set("b", of(g, ["B"]), { n: 2 }, 10);
+    cache.set("anyone", of(g, []), { n: 3 }, 10);
+    expect(Object.isFrozen(cache.get("a", at()))).toBe(true);
+    changes.changed("A", "Entry");
+    expect(cache.get("a", at())).toBeUndefined();
+    expect(cache.get("b", at())).toEqual({ n: 2 });
+    // A read that named no account may have read anything.
+    expect(cache.get("anyone", at())).toBeUndefined();
   });
 
-  it("keeps what was kept under some tables' generation when the whole generation changes", async () => {
-    const { ReadCache } = await import("../src/schema/read-cache.ts");
-    const cache = new ReadCache(generation, 1024 * 1024);
-    cache.set("token", "t1", "viewer", 10, true);
-    cache.set("page", "g1", "html", 10);
-    cache.set("other page", "g2", "html", 10);
-    expect(cache.get("page", "g1")).toBeUndefined();
-    expect(cache.get("token", "t1")).toBe("viewer");
-    expect(cache.get("token", "t2")).toBeUndefined();
+  it("keeps a lookup of some tables past changes of other tables, not past a delete or a change of everything", async () => {
+    const { cache, changes, at } = await cacheOf(1024 * 1024);
+    cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
+    changes.changed("A", "Entry");
+    expect(cache.get("token", at())).toBe("viewer");
+    changes.changed("A");
+    expect(cache.get("token", at())).toBeUndefined();
+    cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
+    changes.changed("A", "ApiToken");
+    expect(cache.get("token", at())).toBeUndefined();
+    cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
+    changes.everything();
+    expect(cache.get("token", at())).toBeUndefined();
+  });
+
+  it("serves nothing from another schedule epoch, except lookups of some tables", async () => {
+    const { cache, at } = await cacheOf(1024 * 1024);
+    const g = at();
+    cache.set("page", of(g), "html", 10);
+    cache.set("token", of(g, ["A"], ["ApiToken"]), "viewer", 10);
+    const later = g.replace("@0", "@1");
+    expect(cache.get("page", later)).toBeUndefined();
+    expect(cache.get("token", later)).toBe("viewer");
+  });
+
+  it("serves nothing while other processes' changes cannot be heard", async () => {
+    const { cache, changes, at } = await cacheOf(1024 * 1024);
+    cache.set("a", of(at()), "A", 10);
+    changes.blind = true;
+    expect(cache.get("a", at())).toBeUndefined();
   });
 });

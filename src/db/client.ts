@@ -4,14 +4,17 @@ import { dirname, join } from "node:path";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
+import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
 import { fastEntryReads } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
-import { type Generation, lateGeneration, postgresGeneration } from "./generation.ts";
+import { type Generation, lateNextPublish, postgresNextPublish } from "./generation.ts";
 import { installPlanCache } from "./plan-cache.ts";
+import { hearPostgresChanges, type Listener } from "./postgres-changes.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
 import { scheduledGeneration } from "./schedule.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
+import { DATA_TABLES_SQL, sqliteChangeTriggers } from "./sqlite-changes.ts";
 import { fieldName, nulPath, UnstorableTextError } from "./text-guard.ts";
 
 export type Db = PrismaClient;
@@ -21,14 +24,18 @@ export interface Database {
   db: Db;
   provider: DbProvider;
   /**
-   * Changes whenever committed data may have changed, here or in another process (generation.ts), and
-   * when an entry's scheduled publish moment passes (schedule.ts).
+   * Read before reading: what changed since, per account (changes.ts), here or in another process once
+   * `hearChanges` has started, and the time public reads are made as of (schedule.ts).
    */
   generation: Generation;
   /** This process records entry revisions: its connections have the triggers (entry-revisions.ts). */
   recordsRevisions: boolean;
   /** Runs many statements at once (a migration file, migrate.ts) inside `tx`, an open transaction. */
   executeScript(tx: Pick<Db, "$executeRawUnsafe">, sql: string): Promise<void>;
+  /** Starts hearing of changes, after the migrations (the server's read cache needs it). */
+  hearChanges(): Promise<void>;
+  /** Stops hearing and disconnects. */
+  close(): Promise<void>;
 }
 
 /**
@@ -43,7 +50,9 @@ export async function openDatabase(
   { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
   installPlanCache();
-  const { generation, connected } = lateGeneration();
+  const changes = new Changes();
+  const { nextPublish, connected } = lateNextPublish();
+  const generation = scheduledGeneration(changes, nextPublish);
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),
@@ -57,21 +66,31 @@ export async function openDatabase(
     const connect = factory.connect.bind(factory);
     factory.connect = async () => {
       const adapter = await connect();
-      connected(postgresGeneration(adapter));
+      connected(postgresNextPublish(adapter));
       return adapter;
     };
     const adapter = counting(factory);
     const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
     await answers(db, config.databaseUrl);
+    const url = config.databaseUrl;
+    let listener: Listener | undefined;
     // The two generated clients differ only in provider-specific options we do not use.
     return {
       db,
       provider: "postgresql",
-      generation: scheduledGeneration(generation),
+      generation,
       recordsRevisions: recordRevisions,
       // Without parameters pg sends it by the simple query protocol, which runs many statements.
       executeScript: async (tx, sql) => {
         await tx.$executeRawUnsafe(sql);
+      },
+      hearChanges: async () => {
+        listener ??= hearPostgresChanges(url, changes);
+        await listener.ready;
+      },
+      close: async () => {
+        await listener?.stop();
+        await db.$disconnect();
       },
     };
   }
@@ -81,7 +100,7 @@ export async function openDatabase(
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
   let sqlite: ReturnType<typeof serializedSqlite>;
   try {
-    sqlite = serializedSqlite(file, { keepStatistics, connected });
+    sqlite = serializedSqlite(file, { keepStatistics, changes, connected });
   } catch (error) {
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
@@ -90,10 +109,19 @@ export async function openDatabase(
   return {
     db,
     provider: "sqlite",
-    generation: scheduledGeneration(generation),
+    generation,
     recordsRevisions: recordRevisions,
     // One connection: the script runs inside the transaction open on it (sqlite-adapter.ts).
     executeScript: (_tx, sql) => sqlite.executeScript(sql),
+    hearChanges: async () => {
+      const tables = await db.$queryRawUnsafe<{ name: string }[]>(DATA_TABLES_SQL);
+      for (const trigger of sqliteChangeTriggers(tables.map((table) => table.name))) {
+        await db.$executeRawUnsafe(trigger);
+      }
+      changes.hearsOwnWrites = true;
+      changes.blind = false;
+    },
+    close: () => db.$disconnect(),
   };
 }
 

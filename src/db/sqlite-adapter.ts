@@ -6,7 +6,9 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import { LRUCache } from "lru-cache";
-import { type DatabaseGeneration, sqliteGeneration } from "./generation.ts";
+import type { Changes } from "./changes.ts";
+import { type NextPublish, sqliteNextPublish } from "./generation.ts";
+import { hearSqliteChanges } from "./sqlite-changes.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Adapter = Awaited<ReturnType<Factory["connect"]>>;
@@ -24,7 +26,7 @@ export interface SqliteConnection {
 
 export function serializedSqlite(
   file: string,
-  options: { keepStatistics: boolean; connected(generation: DatabaseGeneration): void },
+  options: { keepStatistics: boolean; changes: Changes; connected(nextPublish: NextPublish): void },
 ): SqliteConnection {
   prepareFile(file);
   const factory = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });
@@ -33,9 +35,10 @@ export function serializedSqlite(
   factory.connect = async () => {
     const adapter = await connect();
     const client = (adapter as unknown as { client: Database.Database }).client;
-    // First, so that every wrapper added below (the generation's, the query counter's) sees these.
+    // First, so that every wrapper added below (the query counter's) sees these.
     immediateTransactions(adapter);
-    options.connected(sqliteGeneration(adapter, client));
+    hearSqliteChanges(client, options.changes);
+    options.connected(sqliteNextPublish(client));
     client.pragma("synchronous = NORMAL");
     reuseStatements(client);
     const serialized = serialize(adapter);

@@ -48,6 +48,7 @@ export function createSiteHandler(schema: GraphQLSchema) {
           shown instanceof Response || shown.status !== 200 || shown.varies
             ? undefined
             : shown.body.length * 2,
+        answer: true,
       },
     );
     return rendered instanceof Response ? rendered : respond(rendered, request);

@@ -21,7 +21,7 @@ export async function keptAnswer(ctx: Context, url: URL, answer: () => Promise<R
       return { body: await response.text(), contentType };
     },
     // Only 200 answers are kept.
-    { size: (value) => (isKept(value) ? value.body.length * 2 : undefined) },
+    { size: (value) => (isKept(value) ? value.body.length * 2 : undefined), answer: true },
   );
   return isKept(kept) ? respond(kept) : kept;
 }

@@ -45,5 +45,6 @@ export async function cachedExecute(
   ].join("\u0000");
   return ctx.keep(key, async () => execute(args), {
     size: (result) => (result.errors ? undefined : JSON.stringify(result).length * 2),
+    answer: true,
   });
 }

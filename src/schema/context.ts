@@ -55,16 +55,22 @@ export interface Context {
   caller: string;
   /** The data generation, read once per request and afresh after a write (dataChanged). */
   generation: () => Promise<string>;
+  /** After a write: the request's accounts changed (for every kept read, at once) and it reads afresh. */
   dataChanged: () => void;
   /**
-   * `ReadCache.keep` under this request's generation, or that of `tables` alone when the value is read
-   * from those only (where the database tells tables apart); without a read cache, `compute` every time.
+   * The value kept under `key` while nothing it was read from changed, else `compute`'s, kept when `size`
+   * gives its size in bytes (undefined keeps nothing: errors, not-found answers, output that varies; by
+   * default everything but null is kept: made-up tokens and Hosts, which anyone can send, must not push
+   * real answers out). It was read from `accounts` (by default the accounts this request has resolved:
+   * its token's and its Host's), from `tables` of theirs only when given. Without a read cache, `compute`
+   * every time.
    */
-  keep<T>(
-    key: string,
-    compute: () => Promise<T>,
-    options?: { size?: (value: T) => number | undefined; tables?: readonly Table[] },
-  ): Promise<T>;
+  keep<T>(key: string, compute: () => Promise<T>, options?: KeepOptions<T>): Promise<T>;
+  /**
+   * Whether the request's whole answer (a keep with `answer`) came from the read cache: "hit" or "miss";
+   * undefined without a read cache or an answer kept. The transport says it in `X-Cache`.
+   */
+  answerCache: "hit" | "miss" | undefined;
 }
 
 export interface ContextDeps {
@@ -89,12 +95,27 @@ export interface ContextDeps {
 
 export type HandleStyle = "any" | "snake_case";
 
+export interface KeepOptions<T> {
+  size?: (value: T) => number | undefined;
+  tables?: readonly Table[];
+  accounts?: (value: T) => readonly string[];
+  /** The value is the request's whole answer (REST, GraphQL, a site page): see `answerCache`. */
+  answer?: boolean;
+}
+
 /** A table of the database (a Prisma model: no model maps to another name). */
 export type Table = Prisma.ModelName;
 
 const ownSubmissions = createMemoryEvents();
-const viewerTables = { tables: ["ApiToken"] } as const;
-const siteTables = { tables: ["Account"] } as const;
+const viewerLookup: KeepOptions<Viewer | null> = {
+  tables: ["ApiToken"],
+  accounts: (viewer) => (viewer ? [viewer.accountId] : []),
+};
+const siteLookup: KeepOptions<SiteAccount | null> = {
+  tables: ["Account"],
+  accounts: (site) => (site ? [site.id] : []),
+};
+const keptByDefault = <T>(value: T) => (value === null ? undefined : 256);
 
 export function createContext(
   deps: ContextDeps,
@@ -108,17 +129,30 @@ export function createContext(
   const token = bearerToken(request.headers.get("authorization"));
   const host = hostName(request.headers.get("host"));
   const { reads } = deps;
+  // The accounts this request has named (its token's, its Host's): what its reads are read from.
+  const accounts = new Set<string>();
+  const named = (account: string | undefined) => account && accounts.add(account);
   const context: Context = {
     ...deps,
     viewer: () => {
       viewer ??= token
-        ? context.keep(`viewer\u0000${token}`, () => findViewer(deps.db, token), viewerTables)
+        ? context
+            .keep(`viewer\u0000${token}`, () => findViewer(deps.db, token), viewerLookup)
+            .then((found) => {
+              named(found?.accountId);
+              return found;
+            })
         : Promise.resolve(null);
       return viewer;
     },
     site: () => {
       site ??= host
-        ? context.keep(`site\u0000${host}`, () => findSite(deps.db, host), siteTables)
+        ? context
+            .keep(`site\u0000${host}`, () => findSite(deps.db, host), siteLookup)
+            .then((found) => {
+              named(found?.id);
+              return found;
+            })
         : Promise.resolve(null);
       return site;
     },
@@ -140,13 +174,26 @@ export function createContext(
       return generation;
     },
     dataChanged: () => {
+      // Where this process hears its own writes only once committed (PostgreSQL's NOTIFY), the request's
+      // accounts changed now: its client's next read, here, must see the write.
+      const changes = reads?.generation.changes;
+      if (changes && !changes.hearsOwnWrites) for (const account of accounts) changes.changed(account);
       generation = undefined;
     },
-    keep: async (key, compute, { size, tables } = {}) => {
+    answerCache: undefined,
+    keep: async (key, compute, { size = keptByDefault, tables, accounts: accountsOf, answer } = {}) => {
       if (!reads) return compute();
-      const ofTables = tables && (await reads.generation.of(tables, context.generation));
-      if (ofTables) return reads.keep(key, ofTables, compute, size, true);
-      return reads.keep(key, await context.generation(), compute, size);
+      // Read before computing: what is kept is at least as new as the moment it is kept under.
+      const current = await context.generation();
+      const found = reads.get(key, current);
+      if (answer) context.answerCache = found === undefined ? "miss" : "hit";
+      if (found !== undefined) return found as Awaited<ReturnType<typeof compute>>;
+      const value = await compute();
+      const bytes = size(value);
+      if (bytes === undefined) return value;
+      const readFrom = accountsOf ? accountsOf(value) : [...accounts];
+      reads.set(key, { generation: current, accounts: readFrom, tables }, value, bytes);
+      return value;
     },
   };
   context.loaders = createLoaders(context);

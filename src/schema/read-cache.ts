@@ -1,85 +1,64 @@
-// Results of reads, kept for as long as the data generation (src/db/generation.ts) stays the same: any
-// commit, by this process or another, ends them all, except those kept under the generation of the few
-// tables they were read from (a token, a collection), which end when one of those tables changes. Content
-// is read far more often than written, and a read through the schema costs several database round trips;
-// a kept result costs a map lookup.
+// Results of reads, kept until something they were read from changes: the accounts the request read
+// (its token's, its Host's), in some tables only where the value was read from those (a token, a
+// collection), so one tenant's writes end none of another tenant's kept answers, and a stream of new
+// entries ends no kept lookup of collections. What changed since a read began is told by changes.ts,
+// here or in another process; a public read also names the schedule epoch it was made in (schedule.ts).
+// Content is read far more often than written, and a read through the schema costs several database
+// round trips; a kept result costs a map lookup.
 // Bounded by an estimate of its size in bytes (keys included: they hold what the client sent), least
 // recently used first out; a key longer than MAX_KEY_LENGTH is not kept at all.
+import { LRUCache } from "lru-cache";
 import type { Generation } from "../db/generation.ts";
 
 const MAX_KEY_LENGTH = 2048;
 
-interface Kept {
+/** What a kept value was read under: the request's generation, and the accounts and tables it read. */
+export interface ReadScope {
   generation: string;
+  accounts: readonly string[];
+  /** Read from these tables only; then the schedule epoch does not matter either. */
+  tables?: readonly string[];
+}
+
+interface Kept extends ReadScope {
   value: unknown;
-  bytes: number;
-  /** Kept under the generation of some tables, not the whole data's. */
-  tablewise: boolean;
 }
 
 export class ReadCache {
-  private readonly kept = new Map<string, Kept>();
-  private bytes = 0;
-  private latest = "";
+  private readonly kept: LRUCache<string, Kept>;
 
   constructor(
     readonly generation: Generation,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.kept = new LRUCache({ maxSize: maxBytes });
+  }
 
-  /** The value kept under `key` for this generation; kept values are frozen (shared by requests). */
+  /** The value kept under `key` if nothing it was read from changed since; kept values are frozen. */
   get(key: string, generation: string): unknown {
     const found = this.kept.get(key);
-    if (!found || found.generation !== generation) return undefined;
-    // Most recently used goes last: eviction takes from the front.
+    if (!found) return undefined;
+    const [stamp, epoch] = parse(found.generation);
+    const [, currentEpoch] = parse(generation);
+    const fresh =
+      (found.tables || epoch === currentEpoch) &&
+      this.generation.changes.unchangedSince(stamp, found.accounts, found.tables);
+    if (fresh) return found.value;
     this.kept.delete(key);
-    this.kept.set(key, found);
-    return found.value;
+    return undefined;
   }
 
-  set(key: string, generation: string, value: unknown, bytes: number, tablewise = false): void {
-    if (!tablewise && generation !== this.latest) {
-      // What was kept under an older whole generation cannot be served again.
-      for (const [kept, entry] of this.kept) if (!entry.tablewise) this.delete(kept);
-      this.latest = generation;
-    }
+  set(key: string, scope: ReadScope, value: unknown, bytes: number): void {
     const size = bytes + key.length * 2;
     if (key.length > MAX_KEY_LENGTH || size > this.maxBytes / 16) return;
-    this.delete(key);
-    this.kept.set(key, { generation, value: deepFreeze(value), bytes: size, tablewise });
-    this.bytes += size;
-    for (const [oldest] of this.kept) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
+    this.kept.set(key, { ...scope, value: deepFreeze(value) }, { size });
   }
+}
 
-  /**
-   * The value kept under `key` for this generation, or `compute`'s, kept when `size` gives its size in
-   * bytes; undefined keeps nothing (errors, not-found answers, output that varies). By default everything
-   * but null is kept: made-up tokens and Hosts, which anyone can send, must not push real answers out.
-   */
-  async keep<T>(
-    key: string,
-    generation: string,
-    compute: () => Promise<T>,
-    size: (value: T) => number | undefined = (value) => (value === null ? undefined : 256),
-    tablewise = false,
-  ): Promise<T> {
-    const found = this.get(key, generation);
-    if (found !== undefined) return found as T;
-    const value = await compute();
-    const bytes = size(value);
-    if (bytes !== undefined) this.set(key, generation, value, bytes, tablewise);
-    return value;
-  }
-
-  private delete(key: string): void {
-    const found = this.kept.get(key);
-    if (!found) return;
-    this.kept.delete(key);
-    this.bytes -= found.bytes;
-  }
+/** `<stamp>@<as of>` (schedule.ts) as the stamp and the epoch. */
+function parse(generation: string): [number, string] {
+  const at = generation.indexOf("@");
+  return at < 0 ? [Number(generation), ""] : [Number(generation.slice(0, at)), generation.slice(at + 1)];
 }
 
 function deepFreeze<T>(value: T): T {

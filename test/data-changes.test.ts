@@ -1,0 +1,136 @@
+// What changed, per account and table (src/db/changes.ts), as the database tells it through the real
+// client on a fresh database of the suite's kind: the server connection's own writes (SQLite's triggers,
+// at once; PostgreSQL's NOTIFY, at commit), another connection's commits (SQLite: everything;
+// PostgreSQL: per account, once the notification arrives), and a lost listener (PostgreSQL).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database as Opened, openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { postgresStatement, postgresUrl, usesPostgres } from "./helpers/server.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cms-changes-"));
+const name = `cms_changes_${randomBytes(6).toString("hex")}`;
+let url: string | undefined;
+let database: Opened;
+
+const changes = () => database.generation.changes;
+const stamp = () => changes().stamp();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Until `condition` holds (PostgreSQL hears of a commit a moment later), at most 2 s. */
+async function eventually(condition: () => boolean): Promise<number> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > 2_000) throw new Error("not heard within 2 s");
+    await sleep(2);
+  }
+  return Date.now() - started;
+}
+
+/** Another connection's statement, outside the server's client. */
+async function elsewhere(sql: string): Promise<void> {
+  if (url) return void (await postgresStatement(sql, url));
+  const other = new Database(join(dir, "cms.db"));
+  other.prepare(sql).run();
+  other.close();
+}
+
+beforeAll(async () => {
+  if (usesPostgres) {
+    await postgresStatement(`CREATE DATABASE ${name}`);
+    const parsed = new URL(postgresUrl);
+    parsed.pathname = `/${name}`;
+    url = parsed.toString();
+  }
+  database = await openDatabase({ dataDir: dir, databaseUrl: url });
+  await migrate(database);
+  await database.hearChanges();
+  const created = stamp();
+  for (const id of ["acct_a", "acct_b"]) {
+    await database.db.account.create({ data: { id, name: id, domain: `${id}.test` } });
+  }
+  // Heard before the tests begin (PostgreSQL tells them a moment after their commits).
+  await eventually(() => !changes().unchangedSince(created, ["acct_b"]));
+});
+
+afterAll(async () => {
+  await database?.close();
+  if (url) await postgresStatement(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The server's own write is heard at once on SQLite, at commit on PostgreSQL. */
+const heard = (condition: () => boolean) =>
+  usesPostgres ? eventually(condition) : expect(condition()).toBe(true);
+
+describe("changes of the server's own writes", () => {
+  it("name the account written, and only in the table written", async () => {
+    const before = stamp();
+    await database.db.template.create({
+      data: { id: "tmpl_1", accountId: "acct_a", handle: "page", title: "Page", html: "<p></p>" },
+    });
+    await heard(() => !changes().unchangedSince(before, ["acct_a"]));
+    expect(changes().unchangedSince(before, ["acct_b"])).toBe(true);
+    expect(changes().unchangedSince(before, ["acct_a"], ["ApiToken"])).toBe(true);
+    expect(changes().unchangedSince(before, ["acct_a"], ["Template"])).toBe(false);
+  });
+
+  it("end every table of the account with a delete, which may cascade", async () => {
+    const before = stamp();
+    await database.db.template.delete({ where: { id: "tmpl_1" } });
+    await heard(() => !changes().unchangedSince(before, ["acct_a"], ["ApiToken"]));
+    expect(changes().unchangedSince(before, ["acct_b"])).toBe(true);
+  });
+});
+
+describe("another connection's commits", () => {
+  it.runIf(!usesPostgres)("change everything on SQLite, which does not say what they wrote", async () => {
+    const before = stamp();
+    await elsewhere(`UPDATE "Account" SET "name" = 'A2' WHERE "id" = 'acct_a'`);
+    stamp(); // the next request's: it looks at SQLite's data_version
+    expect(changes().unchangedSince(before, ["acct_b"])).toBe(false);
+  });
+
+  it.runIf(usesPostgres)("name their account on PostgreSQL, within milliseconds", async () => {
+    const before = stamp();
+    await elsewhere(`UPDATE "Account" SET "name" = 'A2' WHERE "id" = 'acct_a'`);
+    const delay = await eventually(() => !changes().unchangedSince(before, ["acct_a"]));
+    expect(delay).toBeLessThan(500);
+    expect(changes().unchangedSince(before, ["acct_b"])).toBe(true);
+  });
+
+  it.runIf(usesPostgres)("are not heard when rolled back", async () => {
+    const before = stamp();
+    await expect(
+      database.db.$transaction(async (tx) => {
+        await tx.account.update({ where: { id: "acct_b" }, data: { name: "never" } });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    await sleep(100);
+    expect(changes().unchangedSince(before, ["acct_b"])).toBe(true);
+  });
+});
+
+describe.runIf(usesPostgres)("a lost listener", () => {
+  it("serves nothing kept until it listens again, then hears changes again", async () => {
+    await postgresStatement(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = '${name}' AND query LIKE 'LISTEN%'`,
+      url,
+    );
+    await eventually(() => changes().blind);
+    const during = stamp();
+    stamp(); // the next request's
+    expect(changes().unchangedSince(during, ["acct_b"])).toBe(false);
+    await eventually(() => !changes().blind);
+    const before = stamp();
+    await elsewhere(`UPDATE "Account" SET "name" = 'B2' WHERE "id" = 'acct_b'`);
+    await eventually(() => !changes().unchangedSince(before, ["acct_b"]));
+    expect(changes().unchangedSince(before, ["acct_a"])).toBe(true);
+  });
+});
