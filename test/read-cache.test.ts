@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 import { siteGet } from "./helpers/site.ts";
 
 let reader: TestServer;
@@ -54,6 +54,13 @@ afterAll(async () => {
   await reader?.stop();
 });
 
+/**
+ * After a write through the other process: on SQLite the next read sees it (data_version); PostgreSQL
+ * tells this process a moment after the commit (NOTIFY, milliseconds; per-account-cache.test.ts measures
+ * it), so the reads wait out that delay.
+ */
+const heard = () => (usesPostgres ? new Promise((resolve) => setTimeout(resolve, 300)) : Promise.resolve());
+
 const graphqlTitles = async () => {
   const response = await request(`${reader.url}/graphql`, {
     method: "POST",
@@ -74,6 +81,7 @@ describe("kept answers", () => {
       expect((await siteGet(reader, "/notes/hello", account.domain)).text).toContain("<p>Hello</p>");
     }
     const updated = await viaWriter.put("/collections/notes/entries/hello", { title: "Hello again" });
+    await heard();
     expect(updated.status, updated.text).toBe(200);
 
     expect((await viaReader.get("/collections/notes/entries/hello")).body.title).toBe("Hello again");
@@ -86,6 +94,7 @@ describe("kept answers", () => {
     expect(before.status, before.text).toBe(200);
     const total = before.body.pagination.total as number;
     await expectCreated(viaWriter.post("/collections/notes/entries", { handle: "second", title: "Second" }));
+    await heard();
     const after = await viaReader.get("/collections/notes/entries");
     expect(after.body.pagination.total).toBe(total + 1);
     expect(after.body.data.map((entry: { handle: string }) => entry.handle)).toContain("second");
@@ -105,12 +114,14 @@ describe("kept answers", () => {
     expect((await api(reader, account, other.token).get("/collections")).status).toBe(403);
     expect((await api(reader, other).get("/collections")).status).toBe(200);
     const revoked = await cms(writer, ["token", "revoke", "--token", other.token]);
+    await heard();
     expect(revoked.code, revoked.stderr).toBe(0);
     expect((await api(reader, other).get("/collections")).status).toBe(401);
   });
 
   it("are not kept for a page that shows the current time", async () => {
     await viaWriter.put("/collections/notes", { template_handle: "clock" });
+    await heard();
     const first = await siteGet(reader, "/notes/hello", account.domain);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await siteGet(reader, "/notes/hello", account.domain);
@@ -121,6 +132,7 @@ describe("kept answers", () => {
 
   it("are not kept for a page that samples at random", async () => {
     await viaWriter.put("/collections/notes", { template_handle: "dice" });
+    await heard();
     const first = await siteGet(reader, "/notes/hello", account.domain);
     const second = await siteGet(reader, "/notes/hello", account.domain);
     // Six draws from 100 faces: the same page twice by chance is one in 10^12.
@@ -151,13 +163,16 @@ describe("kept lookups of creates", () => {
 
   it("see a blueprint and a collection changed through the other process at the next create", async () => {
     await viaWriter.put("/blueprints/draft", { fields: [{ handle: "rating", type: "number" }] });
+    await heard();
     expect((await expectCreated(create(viaReader, { rating: 4.5 }))).rating).toBe(4.5);
     await viaWriter.put("/blueprints/draft", {
       fields: [{ handle: "rating", type: "number", options: { number_type: "integer" } }],
     });
+    await heard();
     const refused = await create(viaReader, { rating: 4.5 });
     expect(refused.status, refused.text).toBe(422);
     await viaWriter.put("/collections/drafts", { routing: "notes-drafts/:handle" });
+    await heard();
     expect((await expectCreated(create(viaReader))).content_path).toMatch(/^\/notes-drafts\/draft-\d+$/);
   });
 
@@ -201,6 +216,7 @@ describe("kept lookups of creates", () => {
     await expectCreated(create(viaToken));
     await expectCreated(create(viaToken));
     expect((await cms(writer, ["token", "revoke", "--token", token])).code).toBe(0);
+    await heard();
     const refused = await create(viaToken);
     expect(refused.status, refused.text).toBe(401);
   });
@@ -255,6 +271,7 @@ describe("kept blueprint fields of referenced entries", () => {
     expect((await card()).photo).toMatch(/^\/assets\/.*ada\.txt$/);
     expect((await card()).photo).toMatch(/^\/assets\/.*ada\.txt$/);
     await viaWriter.put("/blueprints/person", { fields: [] });
+    await heard();
     expect((await card()).photo).toBe(photoId);
     await viaReader.put("/blueprints/person", withPhoto);
     expect((await card()).photo).toMatch(/^\/assets\/.*ada\.txt$/);
