@@ -55,8 +55,12 @@ export interface Context {
   caller: string;
   /** The data generation, read once per request and afresh after a write (dataChanged). */
   generation: () => Promise<string>;
-  /** After a write: the request's accounts changed (for every kept read, at once) and it reads afresh. */
-  dataChanged: () => void;
+  /**
+   * After a write: the request's accounts changed (for every kept read, at once) and it reads afresh.
+   * `lookups`: the write may have changed what is kept per table (tokens, collections, blueprints,
+   * webhooks); otherwise only reads kept whole end, and the lookups of a stream of entries stay.
+   */
+  dataChanged: (lookups?: boolean) => void;
   /**
    * The value kept under `key` while nothing it was read from changed, else `compute`'s, kept when `size`
    * gives its size in bytes (undefined keeps nothing: errors, not-found answers, output that varies; by
@@ -173,11 +177,14 @@ export function createContext(
       generation ??= reads ? reads.generation() : Promise.resolve("");
       return generation;
     },
-    dataChanged: () => {
+    dataChanged: (lookups = true) => {
       // Where this process hears its own writes only once committed (PostgreSQL's NOTIFY), the request's
-      // accounts changed now: its client's next read, here, must see the write.
+      // accounts changed now: its client's next read, here, must see the write. Content is told as the
+      // Entry table's change: it ends every read kept whole, no lookup kept per table.
       const changes = reads?.generation.changes;
-      if (changes && !changes.hearsOwnWrites) for (const account of accounts) changes.changed(account);
+      if (changes && !changes.hearsOwnWrites) {
+        for (const account of accounts) changes.changed(account, lookups ? undefined : "Entry");
+      }
       generation = undefined;
     },
     answerCache: undefined,

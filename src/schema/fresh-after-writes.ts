@@ -1,12 +1,21 @@
-// A GraphQL document may hold several mutations, run one after another. What a request keeps is keyed by
-// the data generation it reads once (context.ts); on PostgreSQL that one reading also gives the version of
-// the lookup tables. So after each root mutation the request reads the generation afresh: a blueprint
-// changed by the first mutation is the one the next mutation's entry is checked against.
+// A GraphQL document may hold several mutations, run one after another. What a request keeps is read
+// under the moment it took once (context.ts), so after each root mutation the request marks its accounts
+// changed (where the database tells this process of its writes only at commit) and reads afresh: a
+// blueprint changed by the first mutation is the one the next mutation's entry is checked against, and the
+// client's next request sees its write.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import type { GraphQLFieldResolver } from "graphql";
 import type { Context } from "./context.ts";
 
 const pluginName = "freshAfterWrites";
+
+/**
+ * The root mutations that may write a table whose reads are kept per table (context.ts `keep` with
+ * `tables`: tokens, accounts, collections, blueprints, webhooks); the others write content only. A new
+ * mutation of those tables must be named here, or its own process may keep a lookup until its change
+ * is heard (milliseconds, on PostgreSQL).
+ */
+const writesLookups = /^(collection|blueprint|webhook|siteImport|trash|account|token)/;
 
 export class FreshAfterWritesPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapResolve(
@@ -18,7 +27,7 @@ export class FreshAfterWritesPlugin<Types extends SchemaTypes> extends BasePlugi
       try {
         return await resolver(parent, args, context, info);
       } finally {
-        (context as Context).dataChanged();
+        (context as Context).dataChanged(writesLookups.test(fieldConfig.name));
       }
     };
   }
