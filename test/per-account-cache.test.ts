@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { seedNotesSite } from "./helpers/notes-site.ts";
 import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 import { siteGet } from "./helpers/site.ts";
 
@@ -16,27 +17,11 @@ let b: TestAccount;
 let viaA: Api;
 let viaB: Api;
 
-async function seed(client: Api): Promise<void> {
-  await expectCreated(
-    client.post("/templates", { template: { handle: "note", html: "<p>{{ title }}</p>" } }),
-  );
-  await expectCreated(
-    client.post("/collections", {
-      name: "Notes",
-      handle: "notes",
-      routing: "notes/:handle",
-      template_handle: "note",
-      blueprint: { fields: [] },
-    }),
-  );
-  await expectCreated(client.post("/collections/notes/entries", { handle: "hello", title: "Hello" }));
-}
-
 beforeAll(async () => {
   server = await startServer();
   [a, b] = await Promise.all([createAccount(server, "A"), createAccount(server, "B")]);
   [viaA, viaB] = [api(server, a), api(server, b)];
-  await Promise.all([seed(viaA), seed(viaB)]);
+  await Promise.all([seedNotesSite(viaA), seedNotesSite(viaB)]);
   twin = await server.twin();
 });
 

@@ -3,8 +3,8 @@
 // (`W/"..."`) or in a list, as asset files do.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./helpers/api.ts";
-import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { seedNotesSite } from "./helpers/notes-site.ts";
 import { rawExchange, startServer, type TestServer } from "./helpers/server.ts";
 import { siteGet, siteRequest } from "./helpers/site.ts";
 
@@ -16,20 +16,7 @@ const page = (headers: Record<string, string> = {}) =>
 beforeAll(async () => {
   server = await startServer();
   account = await createAccount(server, "Caching");
-  const client = api(server, account);
-  await expectCreated(
-    client.post("/templates", { template: { handle: "note", html: "<p>{{ title }}</p>" } }),
-  );
-  await expectCreated(
-    client.post("/collections", {
-      name: "Notes",
-      handle: "notes",
-      routing: "notes/:handle",
-      template_handle: "note",
-      blueprint: { fields: [] },
-    }),
-  );
-  await expectCreated(client.post("/collections/notes/entries", { handle: "hello", title: "Hello" }));
+  await seedNotesSite(api(server, account));
 });
 
 afterAll(async () => {
