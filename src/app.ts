@@ -28,6 +28,7 @@ type AppConfig = Pick<
   | "requestTimeoutMs"
   | "trustProxy"
   | "readCacheBytes"
+  | "lookupCacheBytes"
   | "outboundAllowPrivate"
   | "history"
 >;
@@ -41,9 +42,10 @@ export function createApp(
   webhooks?: Dispatcher,
 ) {
   // Counting each operation's SQL statements (tests of batching) needs every operation to run.
+  const budgets = { answerBytes: config.readCacheBytes, lookupBytes: config.lookupCacheBytes };
   const reads =
-    config.readCacheBytes > 0 && !queryCountingEnabled()
-      ? new ReadCache(database.generation, config.readCacheBytes)
+    (budgets.answerBytes > 0 || budgets.lookupBytes > 0) && !queryCountingEnabled()
+      ? new ReadCache(database.generation, budgets)
       : undefined;
   const deps = contextDeps(database, storage, config, {
     outbox,

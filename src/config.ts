@@ -33,6 +33,8 @@ export interface Config {
   trustProxy: boolean;
   /** Memory for kept read results (READ_CACHE_MB, 0 = none): see src/schema/read-cache.ts. */
   readCacheBytes: number;
+  /** Memory for kept lookups of tokens, collections, blueprints… (LOOKUP_CACHE_MB, 0 = none). */
+  lookupCacheBytes: number;
   /**
    * Let server-side fetches (assets_upload_from_url) reach loopback, private and link-local addresses
    * (OUTBOUND_ALLOW_PRIVATE=true); refused by default.
@@ -109,6 +111,7 @@ export const environment = z.object({
   HEADERS_TIMEOUT_MS: wholeNumber(10_000, 1),
   TRUST_PROXY: flag(),
   READ_CACHE_MB: wholeNumber(32, 0),
+  LOOKUP_CACHE_MB: wholeNumber(8, 0),
   OUTBOUND_ALLOW_PRIVATE: flag(),
   REVISIONS_KEEP: wholeNumber(DEFAULT_HISTORY.revisionsKeep, 0),
   REVISIONS_KEEP_DAYS: wholeNumber(DEFAULT_HISTORY.revisionsKeepDays, 0),
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: variables.HEADERS_TIMEOUT_MS,
     trustProxy: variables.TRUST_PROXY,
     readCacheBytes: variables.READ_CACHE_MB * 1024 * 1024,
+    lookupCacheBytes: variables.LOOKUP_CACHE_MB * 1024 * 1024,
     outboundAllowPrivate: variables.OUTBOUND_ALLOW_PRIVATE,
     history: {
       revisionsKeep: variables.REVISIONS_KEEP,

@@ -24,6 +24,7 @@ describe("loadConfig", () => {
       headersTimeoutMs: 10_000,
       trustProxy: false,
       readCacheBytes: 32 * 1024 * 1024,
+      lookupCacheBytes: 8 * 1024 * 1024,
       outboundAllowPrivate: false,
       history: { revisionsKeep: 100, revisionsKeepDays: 30, trashKeepDays: 30, previewLinkTtlSeconds: 3600 },
       webhooks: { retryBaseMs: 10_000, maxAttempts: 8, timeoutMs: 10_000, pollMs: 1_000, logKeepDays: 30 },

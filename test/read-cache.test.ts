@@ -279,6 +279,55 @@ describe("kept blueprint fields of referenced entries", () => {
 });
 
 describe("READ_CACHE_MB=0", () => {
+  // Answers are not kept; lookups (an account's blueprints, collections, templates) still are, in their own
+  // budget (LOOKUP_CACHE_MB), and must follow every change of their tables, from either process.
+  it("keeps lookups that follow renames of blueprints and collections and edits of templates", async () => {
+    const uncached = await reader.twin({ READ_CACHE_MB: "0" });
+    try {
+      const client = api(uncached, account);
+      await expectCreated(
+        client.post("/templates", { template: { handle: "looked-up", html: "<p>one {{ title }}</p>" } }),
+      );
+      await expectCreated(
+        client.post("/collections", {
+          name: "Looked up",
+          handle: "looked-up",
+          routing: "looked-up/:handle",
+          template_handle: "looked-up",
+          blueprint: { handle: "looked-up-print", fields: [{ handle: "mood", type: "text" }] },
+        }),
+      );
+      await expectCreated(
+        client.post("/collections/looked-up/entries", { handle: "e", title: "E", mood: "calm" }),
+      );
+      const read = async () => (await client.get("/collections/looked-up/entries/e")).body;
+      expect(await read()).toMatchObject({
+        blueprint_handle: "looked-up-print",
+        collection_handle: "looked-up",
+        mood: "calm",
+      });
+      expect(await read()).toMatchObject({ blueprint_handle: "looked-up-print" });
+      await viaWriter.put("/blueprints/looked-up-print", { handle: "renamed-print" });
+      await heard();
+      expect(await read()).toMatchObject({ blueprint_handle: "renamed-print", mood: "calm" });
+      await viaWriter.put("/collections/looked-up", { handle: "renamed-up" });
+      await heard();
+      const moved = (await client.get("/collections/renamed-up/entries/e")).body;
+      expect(moved).toMatchObject({ collection_handle: "renamed-up", blueprint_handle: "renamed-print" });
+      await client.put("/blueprints/renamed-print", { handle: "again-print" });
+      expect((await client.get("/collections/renamed-up/entries/e")).body.blueprint_handle).toBe(
+        "again-print",
+      );
+      const page = () => siteGet(uncached, moved.content_path as string, account.domain);
+      expect((await page()).text).toContain("<p>one E</p>");
+      await viaWriter.put("/templates/looked-up", { html: "<p>two {{ title }}</p>" });
+      await heard();
+      expect((await page()).text).toContain("<p>two E</p>");
+    } finally {
+      await uncached.stop();
+    }
+  });
+
   it("turns the cache off and answers the same", async () => {
     const uncached = await reader.twin({ READ_CACHE_MB: "0" });
     try {
@@ -302,7 +351,11 @@ describe("the cache's bounds and scopes", () => {
     const changes = new Changes();
     changes.blind = false;
     const generation = Object.assign(async () => `${changes.stamp()}@0`, { changes });
-    return { cache: new ReadCache(generation, bytes), changes, at: () => `${changes.stamp()}@0` };
+    return {
+      cache: new ReadCache(generation, { answerBytes: bytes, lookupBytes: bytes }),
+      changes,
+      at: () => `${changes.stamp()}@0`,
+    };
   };
   const of = (generation: string, accounts: string[] = ["A"], tables?: string[]) => ({
     generation,
@@ -343,15 +396,15 @@ describe("the cache's bounds and scopes", () => {
     const { cache, changes, at } = await cacheOf(1024 * 1024);
     cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
     changes.changed("A", "Entry");
-    expect(cache.get("token", at())).toBe("viewer");
+    expect(cache.get("token", at(), ["ApiToken"])).toBe("viewer");
     changes.changed("A");
-    expect(cache.get("token", at())).toBeUndefined();
+    expect(cache.get("token", at(), ["ApiToken"])).toBeUndefined();
     cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
     changes.changed("A", "ApiToken");
-    expect(cache.get("token", at())).toBeUndefined();
+    expect(cache.get("token", at(), ["ApiToken"])).toBeUndefined();
     cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
     changes.everything();
-    expect(cache.get("token", at())).toBeUndefined();
+    expect(cache.get("token", at(), ["ApiToken"])).toBeUndefined();
   });
 
   it("serves nothing from another schedule epoch, except lookups of some tables", async () => {
@@ -361,7 +414,7 @@ describe("the cache's bounds and scopes", () => {
     cache.set("token", of(g, ["A"], ["ApiToken"]), "viewer", 10);
     const later = g.replace("@0", "@1");
     expect(cache.get("page", later)).toBeUndefined();
-    expect(cache.get("token", later)).toBe("viewer");
+    expect(cache.get("token", later, ["ApiToken"])).toBe("viewer");
   });
 
   it("serves nothing while other processes' changes cannot be heard", async () => {

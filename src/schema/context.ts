@@ -186,13 +186,15 @@ export function createContext(
         for (const account of accounts) changes.changed(account, lookups ? undefined : "Entry");
       }
       generation = undefined;
+      // A later operation of the same document may read what this one wrote (a renamed blueprint).
+      if (lookups) context.loaders.forgetLookups();
     },
     answerCache: undefined,
     keep: async (key, compute, { size = keptByDefault, tables, accounts: accountsOf, answer } = {}) => {
-      if (!reads) return compute();
+      if (!reads?.keeps(tables)) return compute();
       // Read before computing: what is kept is at least as new as the moment it is kept under.
       const current = await context.generation();
-      const found = reads.get(key, current);
+      const found = reads.get(key, current, tables);
       if (answer) context.answerCache = found === undefined ? "miss" : "hit";
       if (found !== undefined) return found as Awaited<ReturnType<typeof compute>>;
       const value = await compute();

@@ -2,6 +2,12 @@
 // in one query per account, however many entries or fields point at it.
 import DataLoader from "dataloader";
 import type { Prisma } from "../generated/sqlite/client.ts";
+import {
+  type BlueprintLookup,
+  type CollectionLookup,
+  readAccountBlueprints,
+  readAccountCollections,
+} from "./account-lookups.ts";
 import type { Context } from "./context.ts";
 
 export interface ReferencedEntry {
@@ -29,9 +35,9 @@ const referencedRowSelect = {
 } as const;
 
 /**
- * The account's entries `where` selects, as an expansion reads them. Their blueprints' fields are kept
- * under the Blueprint table's generation: entries are written far more often than blueprints, and a
- * relation would cost a second query on every read.
+ * The account's entries `where` selects, as an expansion reads them. Their blueprints' fields come from
+ * the account's kept blueprints (account-lookups.ts): entries are written far more often than blueprints,
+ * and a relation would cost a second query on every read.
  */
 export async function findReferencedEntries(
   ctx: Pick<Context, "db" | "keep">,
@@ -40,22 +46,12 @@ export async function findReferencedEntries(
 ): Promise<ReferencedEntry[]> {
   const rows = await ctx.db.entry.findMany({ where: { ...where, accountId }, select: referencedRowSelect });
   if (rows.length === 0) return [];
-  const ids = [...new Set(rows.map((row) => row.blueprintId))].sort();
-  const blueprints = await ctx.keep(
-    `blueprint fields\u0000${accountId}\u0000${ids.join(",")}`,
-    () =>
-      ctx.db.blueprint.findMany({
-        where: { accountId, id: { in: ids } },
-        select: { id: true, fields: true },
-      }),
-    { size: (found) => JSON.stringify(found).length * 2, tables: ["Blueprint"] },
-  );
-  const fieldsById = new Map(blueprints.map((blueprint) => [blueprint.id, blueprint.fields]));
+  const blueprints = await readAccountBlueprints(ctx, accountId);
   // A blueprint in use cannot be deleted (onDelete: Restrict); only an entry that moved to another
   // blueprint between the two reads, whose old one was then deleted, finds none (for this request).
   return rows.map(({ blueprintId, ...row }) => ({
     ...row,
-    blueprint: { fields: fieldsById.get(blueprintId) ?? [] },
+    blueprint: { fields: blueprints.get(blueprintId)?.fields ?? [] },
   }));
 }
 
@@ -70,12 +66,26 @@ export interface Loaders {
   entries: (accountId: string) => DataLoader<string, ReferencedEntry | null>;
   /** Assets by ID, within one account. */
   assets: (accountId: string) => DataLoader<string, ReferencedAsset | null>;
+  /** The account's blueprints by ID (read once per request, kept as a lookup). */
+  blueprints: (accountId: string) => Promise<ReadonlyMap<string, BlueprintLookup>>;
+  /** The account's collections by ID (read once per request, kept as a lookup). */
+  collections: (accountId: string) => Promise<ReadonlyMap<string, CollectionLookup>>;
+  /** After a write of blueprints or collections: the next `blueprints` and `collections` read again. */
+  forgetLookups: () => void;
 }
 
 export function createLoaders(ctx: Pick<Context, "db" | "keep">): Loaders {
   const byAccount = new Map<string, DataLoader<string, ReferencedEntry | null>>();
   const assetsByAccount = new Map<string, DataLoader<string, ReferencedAsset | null>>();
+  const blueprints = onceEach((accountId) => readAccountBlueprints(ctx, accountId));
+  const collections = onceEach((accountId) => readAccountCollections(ctx, accountId));
   return {
+    blueprints: blueprints.read,
+    collections: collections.read,
+    forgetLookups: () => {
+      blueprints.forget();
+      collections.forget();
+    },
     entries(accountId) {
       let loader = byAccount.get(accountId);
       if (!loader) {
@@ -103,5 +113,21 @@ export function createLoaders(ctx: Pick<Context, "db" | "keep">): Loaders {
       }
       return loader;
     },
+  };
+}
+
+/** `read` once per account within the request (until forgotten): later callers share its answer. */
+function onceEach<T>(read: (accountId: string) => Promise<T>) {
+  const started = new Map<string, Promise<T>>();
+  return {
+    read(accountId: string): Promise<T> {
+      let found = started.get(accountId);
+      if (!found) {
+        found = read(accountId);
+        started.set(accountId, found);
+      }
+      return found;
+    },
+    forget: () => started.clear(),
   };
 }

@@ -7,6 +7,10 @@
 // round trips; a kept result costs a map lookup.
 // Bounded by an estimate of its size in bytes (keys included: they hold what the client sent), least
 // recently used first out; a key longer than MAX_KEY_LENGTH is not kept at all.
+// Two budgets: whole answers (READ_CACHE_MB) and lookups read from named tables only (LOOKUP_CACHE_MB: a
+// token, an account's collections, blueprints, templates, forms). Lookups are what a CMS keeps of its
+// schema (Directus' CACHE_SCHEMA beside CACHE_ENABLED): they outlive a stream of content writes, so with the
+// answers off every read still finds them, and each budget turns off on its own.
 import { LRUCache } from "lru-cache";
 import type { Generation } from "../db/generation.ts";
 
@@ -24,35 +28,55 @@ interface Kept extends ReadScope {
   value: unknown;
 }
 
+export interface ReadCacheBudgets {
+  /** Whole answers and other reads of content (READ_CACHE_MB); 0 keeps none. */
+  answerBytes: number;
+  /** Reads from named tables only (LOOKUP_CACHE_MB); 0 keeps none. */
+  lookupBytes: number;
+}
+
 export class ReadCache {
-  private readonly kept: LRUCache<string, Kept>;
+  private readonly answers: LRUCache<string, Kept> | undefined;
+  private readonly lookups: LRUCache<string, Kept> | undefined;
 
   constructor(
     readonly generation: Generation,
-    private readonly maxBytes: number,
+    budgets: ReadCacheBudgets,
   ) {
-    this.kept = new LRUCache({ maxSize: maxBytes });
+    this.answers = budget(budgets.answerBytes);
+    this.lookups = budget(budgets.lookupBytes);
+  }
+
+  /** Whether values read from `tables` (a lookup) or from anything (without tables) are kept at all. */
+  keeps(tables: readonly string[] | undefined): boolean {
+    return (tables ? this.lookups : this.answers) !== undefined;
   }
 
   /** The value kept under `key` if nothing it was read from changed since; kept values are frozen. */
-  get(key: string, generation: string): unknown {
-    const found = this.kept.get(key);
-    if (!found) return undefined;
+  get(key: string, generation: string, tables?: readonly string[]): unknown {
+    const kept = tables ? this.lookups : this.answers;
+    const found = kept?.get(key);
+    if (!kept || !found) return undefined;
     const [stamp, epoch] = parse(found.generation);
     const [, currentEpoch] = parse(generation);
     const fresh =
       (found.tables || epoch === currentEpoch) &&
       this.generation.changes.unchangedSince(stamp, found.accounts, found.tables);
     if (fresh) return found.value;
-    this.kept.delete(key);
+    kept.delete(key);
     return undefined;
   }
 
   set(key: string, scope: ReadScope, value: unknown, bytes: number): void {
+    const kept = scope.tables ? this.lookups : this.answers;
     const size = bytes + key.length * 2;
-    if (key.length > MAX_KEY_LENGTH || size > this.maxBytes / 16) return;
-    this.kept.set(key, { ...scope, value: deepFreeze(value) }, { size });
+    if (!kept || key.length > MAX_KEY_LENGTH || size > kept.maxSize / 16) return;
+    kept.set(key, { ...scope, value: deepFreeze(value) }, { size });
   }
+}
+
+function budget(bytes: number): LRUCache<string, Kept> | undefined {
+  return bytes > 0 ? new LRUCache({ maxSize: bytes }) : undefined;
 }
 
 /** `<stamp>@<as of>` (schedule.ts) as the stamp and the epoch. */

@@ -1,6 +1,7 @@
 // What frontend apps read: published entries, with their blueprint values as one JSON object whose
 // entity fields are expanded into the published entries they name (batched per request by the loaders,
 // so a list costs the same number of queries however long it is).
+import { blueprintOf, collectionOf } from "../account-lookups.ts";
 import { readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
 import { expandValues } from "../entries/expand.ts";
@@ -17,12 +18,14 @@ export const PublishedEntryRef = builder.prismaObject("Entry", {
     content_path: t.exposeString("contentPath"),
     include_in_sitemap: t.exposeBoolean("includeInSitemap"),
     collection_handle: t.string({
-      select: { collection: { select: { handle: true } } },
-      resolve: (entry) => entry.collection.handle,
+      select: { accountId: true, collectionId: true },
+      resolve: async (entry, _args, ctx) =>
+        (await collectionOf(ctx, entry.accountId, entry.collectionId)).handle,
     }),
     blueprint_handle: t.string({
-      select: { blueprint: { select: { handle: true } } },
-      resolve: (entry) => entry.blueprint.handle,
+      select: { accountId: true, blueprintId: true },
+      resolve: async (entry, _args, ctx) =>
+        (await blueprintOf(ctx, entry.accountId, entry.blueprintId)).handle,
     }),
     created_at: t.expose("createdAt", { type: "DateTime" }),
     updated_at: t.expose("updatedAt", { type: "DateTime" }),
@@ -33,11 +36,11 @@ export const PublishedEntryRef = builder.prismaObject("Entry", {
         "text as strings, numbers, booleans, image URL paths, videos {url, video_id, thumbnail}, and entity " +
         "fields expanded into {id, title, handle, ...fields, content_path, published_at} of published " +
         "entries only (an array for multiple; null or left out when unpublished or deleted).",
-      select: { accountId: true, data: true, blueprint: { select: { fields: true } } },
-      resolve: (entry, _args, ctx) =>
-        expandValues(ctx, entry.accountId, readFields(entry.blueprint.fields), entry.data, {
-          publishedOnly: true,
-        }),
+      select: { accountId: true, data: true, blueprintId: true },
+      resolve: async (entry, _args, ctx) => {
+        const { fields } = await blueprintOf(ctx, entry.accountId, entry.blueprintId);
+        return expandValues(ctx, entry.accountId, readFields(fields), entry.data, { publishedOnly: true });
+      },
     }),
   }),
 });

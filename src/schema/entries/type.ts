@@ -1,6 +1,7 @@
 // The Entry as the API returns it. Blueprint values are one JSON object, `values`; REST spreads it into
 // top-level keys (content-api.md: "Its blueprint values are sent and returned as top-level keys").
 
+import { blueprintOf, collectionOf } from "../account-lookups.ts";
 import { readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
 import { expandValues } from "./expand.ts";
@@ -15,15 +16,17 @@ export const EntryRef = builder.prismaObject("Entry", {
     include_in_sitemap: t.exposeBoolean("includeInSitemap"),
     position: t.exposeInt("position"),
     blueprint_handle: t.string({
-      select: { blueprint: { select: { handle: true } } },
-      resolve: (entry) => entry.blueprint.handle,
+      select: { accountId: true, blueprintId: true },
+      resolve: async (entry, _args, ctx) =>
+        (await blueprintOf(ctx, entry.accountId, entry.blueprintId)).handle,
     }),
     template_handle: t.exposeString("templateHandle", { nullable: true }),
     layout_handle: t.exposeString("layoutHandle", { nullable: true }),
     content_path: t.exposeString("contentPath"),
     collection_handle: t.string({
-      select: { collection: { select: { handle: true } } },
-      resolve: (entry) => entry.collection.handle,
+      select: { accountId: true, collectionId: true },
+      resolve: async (entry, _args, ctx) =>
+        (await collectionOf(ctx, entry.accountId, entry.collectionId)).handle,
     }),
     routing_override: t.exposeString("routingOverride", { nullable: true }),
     created_at: t.expose("createdAt", { type: "DateTime" }),
@@ -31,9 +34,11 @@ export const EntryRef = builder.prismaObject("Entry", {
     values: t.field({
       type: "JSON",
       description: "Blueprint values by field handle; entity fields are expanded into the entries they name.",
-      select: { accountId: true, data: true, blueprint: { select: { fields: true } } },
-      resolve: (entry, _args, ctx) =>
-        expandValues(ctx, entry.accountId, readFields(entry.blueprint.fields), entry.data),
+      select: { accountId: true, data: true, blueprintId: true },
+      resolve: async (entry, _args, ctx) => {
+        const { fields } = await blueprintOf(ctx, entry.accountId, entry.blueprintId);
+        return expandValues(ctx, entry.accountId, readFields(fields), entry.data);
+      },
     }),
   }),
 });

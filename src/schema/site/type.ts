@@ -1,5 +1,6 @@
 // `site`: the public site named by the request's Host, read-only and published-only. It serves the
 // renderer, which executes it in-process; it is not part of the public /graphql schema.
+import { keptLookup } from "../account-lookups.ts";
 import { builder } from "../builder.ts";
 import { siteGlobals, siteNavigations, siteTemplates } from "./context-data.ts";
 import { entryPageAt } from "./entries.ts";
@@ -76,10 +77,20 @@ export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
       args: { path: t.arg.string({ required: true }) },
       resolve: (site, args, ctx) => feedAt(ctx, { accountId: site.id }, args.path),
     }),
-    forms: t.field({ type: "JSON", resolve: (site, _args, ctx) => siteForms(ctx, { accountId: site.id }) }),
+    // Kept as lookups of their tables (read-cache.ts): a stream of new entries ends neither.
+    forms: t.field({
+      type: "JSON",
+      resolve: (site, _args, ctx) =>
+        keptLookup(ctx, `site forms\u0000${site.id}`, site.id, ["Form", "Blueprint"], () =>
+          siteForms(ctx, { accountId: site.id }),
+        ),
+    }),
     templates: t.field({
       type: "JSON",
-      resolve: (site, _args, ctx) => siteTemplates(ctx, { accountId: site.id }),
+      resolve: (site, _args, ctx) =>
+        keptLookup(ctx, `site templates\u0000${site.id}`, site.id, ["Template"], () =>
+          siteTemplates(ctx, { accountId: site.id }),
+        ),
     }),
   }),
 });

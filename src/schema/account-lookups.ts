@@ -1,0 +1,70 @@
+// An account's blueprints and collections by ID, as the records that name them read them (an entry's
+// blueprint handle, fields and collection handle). Each is one lookup of its own table (read-cache.ts):
+// kept while the account's blueprints (collections) stay unchanged, whatever is written to its entries,
+// so reading an entry costs no query for them; asked at most once per request (loaders.ts).
+import type { Context, Table } from "./context.ts";
+
+export interface BlueprintLookup {
+  handle: string;
+  fields: unknown;
+}
+
+export interface CollectionLookup {
+  handle: string;
+}
+
+const bytes = (found: object) => JSON.stringify(found).length * 2;
+
+/** `read`'s value, kept while the account's rows of `tables` stay unchanged. */
+export function keptLookup<T extends object>(
+  ctx: Pick<Context, "keep">,
+  key: string,
+  accountId: string,
+  tables: readonly Table[],
+  read: () => Promise<T>,
+): Promise<T> {
+  return ctx.keep(key, read, { size: bytes, tables, accounts: () => [accountId] });
+}
+
+export async function readAccountBlueprints(
+  ctx: Pick<Context, "db" | "keep">,
+  accountId: string,
+): Promise<ReadonlyMap<string, BlueprintLookup>> {
+  const rows = await keptLookup(ctx, `blueprints\u0000${accountId}`, accountId, ["Blueprint"], () =>
+    ctx.db.blueprint.findMany({ where: { accountId }, select: { id: true, handle: true, fields: true } }),
+  );
+  return new Map(rows.map(({ id, ...blueprint }) => [id, blueprint]));
+}
+
+export async function readAccountCollections(
+  ctx: Pick<Context, "db" | "keep">,
+  accountId: string,
+): Promise<ReadonlyMap<string, CollectionLookup>> {
+  const rows = await keptLookup(ctx, `collections\u0000${accountId}`, accountId, ["Collection"], () =>
+    ctx.db.collection.findMany({ where: { accountId }, select: { id: true, handle: true } }),
+  );
+  return new Map(rows.map(({ id, ...collection }) => [id, collection]));
+}
+
+type WithLoaders = Pick<Context, "db" | "loaders">;
+
+/**
+ * The blueprint `id` of the account. One created in another process a moment ago may be missing from a
+ * lookup kept here until its change is heard (src/db/changes.ts): then it is read on its own.
+ */
+export async function blueprintOf(ctx: WithLoaders, accountId: string, id: string): Promise<BlueprintLookup> {
+  const kept = (await ctx.loaders.blueprints(accountId)).get(id);
+  return (
+    kept ?? ctx.db.blueprint.findUniqueOrThrow({ where: { id }, select: { handle: true, fields: true } })
+  );
+}
+
+/** The collection `id` of the account; as `blueprintOf`. */
+export async function collectionOf(
+  ctx: WithLoaders,
+  accountId: string,
+  id: string,
+): Promise<CollectionLookup> {
+  const kept = (await ctx.loaders.collections(accountId)).get(id);
+  return kept ?? ctx.db.collection.findUniqueOrThrow({ where: { id }, select: { handle: true } });
+}
