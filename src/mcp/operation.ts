@@ -1,39 +1,18 @@
-// A tool runs a root field of the schema the way sofa runs it for REST: one document per field, selecting
-// what REST answers (sofa's depth, no models), executed with the caller's context. Built once per field.
-import { buildOperationNodeForField } from "@graphql-tools/utils";
-import { type DocumentNode, type GraphQLSchema, Kind, type OperationTypeNode } from "graphql";
+// A tool runs a root field of the schema as REST answers it (rest-shape.ts's document for the field),
+// executed with the caller's context.
+import type { GraphQLSchema } from "graphql";
 import { cachedExecute } from "../schema/cached-execute.ts";
 import type { Context } from "../schema/index.ts";
-import { ANSWER_DEPTH } from "../schema/rest-shape.ts";
+import { answerDocument, type FieldName } from "../schema/rest-shape.ts";
 
-/** `Query.entries`, `Mutation.entryCreate`: a root field of the schema. */
-export type FieldName = `Query.${string}` | `Mutation.${string}`;
+export type { FieldName };
 
 export function createOperations(schema: GraphQLSchema) {
-  const documents = new Map<FieldName, DocumentNode>();
-
-  function document(field: FieldName): DocumentNode {
-    let built = documents.get(field);
-    if (!built) {
-      const [kind, name = ""] = field.split(".");
-      const operation = buildOperationNodeForField({
-        schema,
-        kind: (kind === "Mutation" ? "mutation" : "query") as OperationTypeNode,
-        field: name,
-        models: [],
-        circularReferenceDepth: ANSWER_DEPTH,
-      });
-      built = { kind: Kind.DOCUMENT, definitions: [operation] };
-      documents.set(field, built);
-    }
-    return built;
-  }
-
   /** The field's value, or the first error the execution gave (thrown as it came). */
   return async function run(ctx: Context, field: FieldName, variables: Record<string, unknown>) {
     const result = await cachedExecute({
       schema,
-      document: document(field),
+      document: answerDocument(schema, field),
       contextValue: ctx,
       variableValues: variables,
     });

@@ -1,13 +1,13 @@
-// The REST interface: parse -> sofa (the schema's operation) -> answer. Everything here is transport:
+// The REST interface: parse -> the schema's operation (run-route.ts) -> answer. Everything here is transport:
 // matching the contract's paths, reading the body, shaping the answer.
 import type { GraphQLSchema } from "graphql";
-import { Request, Response } from "../http/fetch-api.ts";
+import { Response } from "../http/fetch-api.ts";
 import { accountScope } from "../schema/access.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { answer } from "./answer.ts";
 import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
-import { forwardedJson, readJsonObject } from "./body.ts";
+import { readJsonObject } from "./body.ts";
 import { docsPage, swaggerUiFiles } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { EXPORT_PATH, exportAnswer } from "./export.ts";
@@ -15,7 +15,7 @@ import { IMPORT_PATH, importAnswer } from "./import.ts";
 import { keptAnswer } from "./kept-answers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { matchRoute, type Route } from "./routes.ts";
-import { createSofaHandler } from "./sofa.ts";
+import { runRoute } from "./run-route.ts";
 import { ENVELOPE, isMultipart, readMultipartUpload } from "./upload.ts";
 
 export interface RestOptions {
@@ -24,7 +24,6 @@ export interface RestOptions {
 }
 
 export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
-  const sofa = createSofaHandler(schema);
   // Built once: the schema does not change while the server runs.
   const document = buildOpenApiDocument(schema);
   const publicPages: Record<string, { type: string; body: string }> = {
@@ -51,28 +50,27 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       // A YAML or .tar.gz body, so outside the route table too: see import.ts.
       if (request.method === "POST" && IMPORT_PATH.test(url.pathname))
         return await importAnswer(request, ctx, accountOf(url));
-      const route = matchRoute(request.method, url.pathname.slice("/v1".length));
-      if (!route) {
+      const match = matchRoute(request.method, url.pathname.slice("/v1".length));
+      if (!match) {
         if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");
         throw new ApiError(404, `No route for ${request.method} ${url.pathname}`);
       }
+      const { route } = match;
       // Who may call comes before what was sent: another account's token gets 403 whatever its body.
       await accountScope(ctx, accountOf(url), route.method === "GET" ? "read" : "write");
       const badParameter = invalidQueryParameter(schema, route, url);
       if (badParameter) throw new ApiError(422, "Validation failed", [badParameter]);
-      let forwarded = request;
+      let input: Record<string, unknown> | undefined;
       if (route.method !== "GET" && route.method !== "DELETE") {
         const body = await readBody(request, route, ctx, jsonBodyLimit);
         const type = inputType(schema, route);
-        forwarded = new Request(`${url.origin}${url.pathname}`, {
-          method: route.method,
-          headers: { "content-type": "application/json" },
-          body: forwardedJson(type ? { input: bodyToInput(type, body) } : {}),
-        });
-      } else if (request.method !== route.method) {
-        forwarded = new Request(request.url, { method: route.method, headers: request.headers });
+        input = type && bodyToInput(type, body);
       }
-      const answered = async () => answer(route, await sofa.fetch(forwarded, { cms: ctx }));
+      const answered = async () => {
+        const result = await runRoute(schema, match, url, input, ctx);
+        if (result.errors) return errorResponse(result.errors);
+        return answer(route, result.data?.[route.field.slice(route.field.indexOf(".") + 1)]);
+      };
       return await (route.method === "GET" ? keptAnswer(ctx, url, answered) : answered());
     } catch (error) {
       return errorResponse([error]);

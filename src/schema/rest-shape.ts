@@ -1,8 +1,43 @@
 // The shape REST gives a record (content-api.md), which the tool interface and webhook events answer too:
 // related records nested to sofa's depth, and blueprint values as top-level keys.
 
-/** How deep REST answers nest related records (sofa's depth limit). */
+import { buildOperationNodeForField } from "@graphql-tools/utils";
+import { type DocumentNode, type GraphQLSchema, Kind, OperationTypeNode } from "graphql";
+
+/** How deep REST answers nest related records (sofa-api's depth limit, which REST was first served by). */
 export const ANSWER_DEPTH = 2;
+
+/** `Query.entries`, `Mutation.entryCreate`: a root field of the schema. */
+export type FieldName = `Query.${string}` | `Mutation.${string}`;
+
+const answerDocuments = new WeakMap<GraphQLSchema, Map<FieldName, DocumentNode>>();
+
+/**
+ * The document that answers a root field as REST does: every field of its type, related records to
+ * ANSWER_DEPTH, its arguments as variables of the same names. Built once per schema and field; REST, the
+ * tool interface and webhook events run it.
+ */
+export function answerDocument(schema: GraphQLSchema, field: FieldName): DocumentNode {
+  let documents = answerDocuments.get(schema);
+  if (!documents) {
+    documents = new Map();
+    answerDocuments.set(schema, documents);
+  }
+  let document = documents.get(field);
+  if (!document) {
+    const [kind, name = ""] = field.split(".");
+    const operation = buildOperationNodeForField({
+      schema,
+      kind: kind === "Mutation" ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY,
+      field: name,
+      models: [],
+      circularReferenceDepth: ANSWER_DEPTH,
+    });
+    document = { kind: Kind.DOCUMENT, definitions: [operation] };
+    documents.set(field, document);
+  }
+  return document;
+}
 
 /**
  * A record, a list envelope of records, or a payload holding its record in `record` (a trash restore), with

@@ -2,12 +2,10 @@
 // spread), read through the write's own transaction so that it is the state the change left, written in
 // the same commit. Read as the account itself: a form submission has no token, and the record is the
 // account's own. A navigation carries its whole item tree.
-import { buildOperationNodeForField } from "@graphql-tools/utils";
-import { type DocumentNode, Kind, OperationTypeNode } from "graphql";
 import type { Db } from "../../db/client.ts";
 import { cachedExecute } from "../cached-execute.ts";
 import { type Context, createContext } from "../context.ts";
-import { ANSWER_DEPTH, spreadValues } from "../rest-shape.ts";
+import { answerDocument, spreadValues } from "../rest-shape.ts";
 import type { ChangeEvent, RecordKind } from "./events.ts";
 
 type Tx = Omit<Db, "$transaction" | "$connect" | "$disconnect" | "$on" | "$extends">;
@@ -21,23 +19,10 @@ const reads: Record<RecordKind, { field: string; spread?: boolean }> = {
   template: { field: "template" },
 };
 
-const documents = new Map<string, DocumentNode>();
-
 async function run(ctx: Context, field: string, variables: Record<string, unknown>) {
   // Imported when first needed: the schema is built from the modules that call this.
   const { schema } = await import("../index.ts");
-  let document = documents.get(field);
-  if (!document) {
-    const operation = buildOperationNodeForField({
-      schema,
-      kind: OperationTypeNode.QUERY,
-      field,
-      models: [],
-      circularReferenceDepth: ANSWER_DEPTH,
-    });
-    document = { kind: Kind.DOCUMENT, definitions: [operation] };
-    documents.set(field, document);
-  }
+  const document = answerDocument(schema, `Query.${field}`);
   const result = await cachedExecute({ schema, document, contextValue: ctx, variableValues: variables });
   if (result.errors?.[0]) throw result.errors[0];
   return (result.data as Record<string, unknown>)[field] as Record<string, unknown>;
