@@ -236,7 +236,7 @@ describe("forms on the site", () => {
   it("renders form_for with the action, hidden inputs, the honeypot and form.fields", async () => {
     const { text } = await page("/contact");
     expect(text).toContain(
-      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact" id="contact-form">',
+      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact" id="contact-form" data-controller="collection-form" data-collection-form-target="form">',
     );
     expect(text).toContain('<input type="hidden" name="redirect_url" value="/thanks">');
     expect(text).toContain('<input type="hidden" name="success_message" value="Thanks!">');
@@ -366,7 +366,7 @@ describe("form_for options and cms_scripts", () => {
   it("renders the keyword syntax with its class, id, redirect and success message", async () => {
     const { text } = await page("/form-shapes");
     expect(text).toContain(
-      '<div class="keyword"><form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form x" id="y">' +
+      '<div class="keyword"><form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form x" id="y" data-controller="collection-form" data-collection-form-target="form">' +
         '<input type="hidden" name="redirect_url" value="/thanks">' +
         '<input type="hidden" name="success_message" value="Thanks!">' +
         '<div class="cms-hp" aria-hidden="true"><label>Website<input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>' +
@@ -377,7 +377,7 @@ describe("form_for options and cms_scripts", () => {
   it("always writes the hidden redirect_url and success_message inputs, empty when neither tag nor form sets them", async () => {
     const { text } = await page("/form-shapes");
     expect(text).toContain(
-      '<div class="bare"><form method="post" action="/cms/plain/submit" enctype="multipart/form-data" class="cms-form">' +
+      '<div class="bare"><form method="post" action="/cms/plain/submit" enctype="multipart/form-data" class="cms-form" id="form_plain" data-controller="collection-form" data-collection-form-target="form">' +
         '<input type="hidden" name="redirect_url" value=""><input type="hidden" name="success_message" value=""></form></div>',
     );
     expect(text).toContain(
@@ -560,28 +560,32 @@ describe("query and paginate tags", () => {
     expect(text).toContain('<p class="unknown">total=0 shown=0</p>');
   });
 
+  // The hosted service's meaning (#22): `paginate.items` is the page's entries (it was Shopify's count),
+  // and page URLs are `<path>/page/N` (they were `?page=N`), which the site also serves.
   it("paginate shows the request's page of a collection's entries, the paginate object and default_pagination", async () => {
     const first = await page("/latest");
     expect(first.text).toContain('<ol class="paged"><li>p1</li><li>p2</li></ol>');
-    expect(first.text).toContain('<p class="paginate">1/2 items=3 size=2 offset=0</p>');
+    expect(first.text).toContain('<p class="paginate">1/2 items=p1,p2 of 3 size=2 offset=0</p>');
     expect(first.text).toContain(
-      '<nav class="pagination"><span class="page current">1</span> <span class="page"><a href="/latest?page=2">2</a></span> <span class="next"><a href="/latest?page=2">Next &raquo;</a></span></nav>',
+      '<nav class="pagination"><span class="page current">1</span> <span class="page"><a href="/latest/page/2">2</a></span> <span class="next"><a href="/latest/page/2">Next &raquo;</a></span></nav>',
     );
-    const second = await page("/latest?page=2");
-    expect(second.text).toContain('<ol class="paged"><li>p3</li></ol>');
-    expect(second.text).toContain('<p class="paginate">2/2 items=3 size=2 offset=2</p>');
-    expect(second.text).toContain(
-      '<nav class="pagination"><span class="prev"><a href="/latest">&laquo; Previous</a></span> <span class="page"><a href="/latest">1</a></span> <span class="page current">2</span></nav>',
-    );
+    for (const path of ["/latest?page=2", "/latest/page/2"]) {
+      const second = await page(path);
+      expect(second.text).toContain('<ol class="paged"><li>p3</li></ol>');
+      expect(second.text).toContain('<p class="paginate">2/2 items=p3 of 3 size=2 offset=2</p>');
+      expect(second.text).toContain(
+        '<nav class="pagination"><span class="prev"><a href="/latest">&laquo; Previous</a></span> <span class="page"><a href="/latest">1</a></span> <span class="page current">2</span></nav>',
+      );
+    }
   });
 
-  it("refuses to save a paginate tag without `<list> by <page size>` (422 on html)", async () => {
+  it("refuses to save a paginate tag without a list (422 on html); `by N` may be left out, as on the service", async () => {
     const response = await client.post("/templates", {
-      template: { handle: "bad-paginate", html: "{% paginate post.entries %}{% endpaginate %}" },
+      template: { handle: "bad-paginate", html: "{% paginate %}{% endpaginate %}" },
     });
     expect(response.status).toBe(422);
     expect(response.body.details[0]).toMatchObject({ path: "html" });
-    expect(response.body.details[0].message).toContain('paginate needs "<list> by <page size>"');
+    expect(response.body.details[0].message).toContain('paginate needs "<list> [by <page size>]"');
   });
 
   it("paginate slices any other array", async () => {

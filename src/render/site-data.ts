@@ -66,6 +66,10 @@ export interface SitePage {
   entries?: Record<string, unknown>[];
   pagination?: Record<string, unknown>;
   path?: string;
+  /** The page of the path's lists: its `?page=N` or trailing `/page/N` (absent from previews). */
+  current_page?: number;
+  /** The path without a trailing `/page/N`: the base of page URLs. */
+  base_path?: string;
 }
 
 export interface Feed {

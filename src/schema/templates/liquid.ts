@@ -29,13 +29,15 @@ export function parseBlockBody(
   return templates;
 }
 
-/** `{% paginate <list> by <page size> %}`: the list and the page size. */
-export const PAGINATE_SYNTAX = /^\s*([\s\S]+?)\s+by\s+([\s\S]+?)\s*$/;
+/** `{% paginate %}`'s arguments: `<list>`, `<list> by <size>`, either followed by `window_size: <n>` (the service's syntax). */
+export const PAGINATE_SYNTAX =
+  /^\s*([^\s,]+?)(?:\s+by\s+([^\s,]+?))?\s*(?:,?\s*window_size\s*:\s*([^\s,]+))?\s*$/;
 
 /** What each CMS block tag requires of its arguments, checked when a template is saved. */
 const argumentChecks: Partial<Record<string, (args: string) => void>> = {
   paginate: (args) => {
-    if (!PAGINATE_SYNTAX.test(args)) throw new Error(`paginate needs "<list> by <page size>", got "${args}"`);
+    if (!PAGINATE_SYNTAX.test(args))
+      throw new Error(`paginate needs "<list> [by <page size>]", got "${args}"`);
   },
 };
 
