@@ -196,7 +196,7 @@ describe("entry pages", () => {
       headline: "Post 1 | Acme",
     });
     expect(text).toContain('<link rel="stylesheet" href="/cms/cms.css">');
-    expect(text).toContain('<script src="/cms/cms.js" defer></script>');
+    expect(text).toContain('<script type="module" src="/cms/cms.js"></script>');
   });
 
   it("never shows an unpublished entry, nor one referenced by a published entry", async () => {
@@ -389,7 +389,7 @@ describe("form_for options and cms_scripts", () => {
     const { status, text } = await page("/form-shapes");
     expect(status).toBe(200);
     expect(text).toContain(
-      '<div class="scripts"><link rel="stylesheet" href="/cms/cms.css">\n<script src="/cms/cms.js" defer></script></div>',
+      '<div class="scripts"><link rel="stylesheet" href="/cms/cms.css">\n<script type="module" src="/cms/cms.js"></script></div>',
     );
   });
 });
@@ -609,7 +609,7 @@ describe("asset filters", () => {
       '<p class="image"><img src="/assets/logo.png" alt="Our &quot;logo&quot;" class="brand" width="120"></p>',
     );
     expect(text).toContain(
-      '<p class="script"><script src="/assets/app.js" type="text/javascript"></script></p>',
+      '<p class="script"><script src="/assets/app.js" type="module"></script></p>',
     );
     expect(text).toContain(
       '<p class="stylesheet"><link href="/assets/site.css" rel="stylesheet" type="text/css" media="all"></p>',

@@ -59,6 +59,7 @@ export async function renderPage(
     // decisions.md names one type for every page of a collection, index pages included.
     schemaType: page.collection.schema_type,
     publishedAt: page.entry?.published_at,
+    path: url.pathname,
   });
   const body = await engine.renderFile(page.template, { ...context, content_for_header: header });
   if (!has(page.layout)) return body;
@@ -78,6 +79,7 @@ export async function renderNotFound(
     title: `Not found | ${site.name}`,
     canonical: `${url.protocol}//${url.host}${url.pathname}`,
     schemaType: null,
+    path: url.pathname,
   });
   const body = await engine.renderFile("404", { ...context, content_for_header: header });
   if (!has("theme")) return body;

@@ -31,13 +31,15 @@ export const siteEntries = /* GraphQL */ `
       per_page: $per_page
       page: $page
       path: $path
+      filter: $filter
+      published: $published
     )
   }
 `;
 
 /** The variable definitions `SiteEntries` uses. */
 export const siteEntriesVariables =
-  "$collection: String!, $order_by: String, $order_dir: String, $per_page: Int, $page: Int, $path: String";
+  "$collection: String!, $order_by: String, $order_dir: String, $per_page: Int, $page: Int, $path: String, $filter: JSON, $published: Boolean";
 
 const pageQuery = parse(/* GraphQL */ `
   query SitePage($path: String!, $page: Int, $sitemap: Boolean!) {

@@ -5,6 +5,7 @@ import { siteGlobals, siteNavigations, siteTemplates } from "./context-data.ts";
 import { entryList } from "./entry-list.ts";
 import { siteForms } from "./forms.ts";
 import { pageAt } from "./page-at.ts";
+import type { QueryCondition } from "./query-filter.ts";
 import { feedAt, sitemapUrls } from "./sitemap.ts";
 import { type SubmissionResult, submitForm } from "./submit.ts";
 
@@ -46,8 +47,18 @@ export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
         per_page: t.arg.int(),
         page: t.arg.int(),
         path: t.arg.string({ description: "The page's path, base of the pagination URLs." }),
+        filter: t.arg({ type: "JSON", description: "[{path, op, value}]: the query tag's conditions." }),
+        published: t.arg.boolean({ description: "false: drafts and scheduled entries too." }),
       },
-      resolve: (site, args, ctx) => entryList(ctx, { accountId: site.id }, args),
+      resolve: (site, args, ctx) =>
+        entryList(
+          ctx,
+          { accountId: site.id },
+          {
+            ...args,
+            filter: Array.isArray(args.filter) ? (args.filter as QueryCondition[]) : null,
+          },
+        ),
     }),
     globals: t.field({
       type: "JSON",
