@@ -259,7 +259,7 @@ describe("the starter theme's pages", () => {
     expect(contact.text).toContain("<h1>Contact us</h1>");
     expect(contact.text).toContain('<div class="prose"><p>Write to us.</p></div>');
     expect(contact.text).toContain(
-      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact-form" id="contact-form">',
+      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact-form" id="contact-form" data-controller="collection-form" data-collection-form-target="form">',
     );
     expect(contact.text).toContain(
       '<label for="contact-name">Name <span class="required">(required)</span></label>',

@@ -18,7 +18,11 @@ export interface FieldDrop extends Record<string, unknown> {
   handle: string;
 }
 
-/** A field as the service shows it: empty strings where it has no placeholder or help text. */
+/**
+ * A field as the service shows it. Where it has no placeholder or help text the value stays nil (the
+ * service gives ""): both print nothing, and `{% if field.help_text %}` stays false as themes made for
+ * this CMS expect.
+ */
 function fieldDrop(formId: string, field: Record<string, unknown>): FieldDrop {
   const handle = String(field.handle);
   return {
@@ -28,8 +32,8 @@ function fieldDrop(formId: string, field: Record<string, unknown>): FieldDrop {
     label: field.label || handle.replace(/_/g, " ").replace(/^./, (first) => first.toUpperCase()),
     type: field.type ?? "text",
     required: field.required === true,
-    placeholder: field.placeholder ?? "",
-    help_text: field.help_text ?? "",
+    placeholder: field.placeholder ?? null,
+    help_text: field.help_text ?? null,
     input_type: field.input_type ?? "text",
     options: field.options ?? [],
     display_as: field.display_as ?? "select",
