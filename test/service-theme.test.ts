@@ -166,7 +166,9 @@ describe("a theme written for the hosted service", () => {
     const { status, html } = await page("/");
     expect(status).toBe(200);
     expectLayout(html, "index");
-    expect(html).toContain('<main><h1>Welcome</h1><div class="content"><p>We make anvils.</p></div>');
+    expect(html).toContain(
+      '<main><h1>Welcome</h1><img src="/assets/hero.jpg" alt="Hero image" class="w-full"><div class="content"><p>We make anvils.</p></div>',
+    );
     // query's defaults: newest published first (published_at desc), 25 a page unless per_page says.
     expect(html).toContain(
       '<ul><li><a href="/2024/07/01/third">Third time</a></li><li><a href="/2024/06/20/second">Second steps</a></li></ul>' +
@@ -181,7 +183,7 @@ describe("a theme written for the hosted service", () => {
     expect(about.status).toBe(200);
     expectLayout(about.html, "about");
     expect(about.html).toContain(
-      '<main><article><h1>About us</h1><div class="content"><p>Founded in 1949.</p></div></article></main>',
+      '<main><article><h1>About us</h1><div class="content"><p>Founded in 1949.</p></div><p class="path">/about</p></article></main>',
     );
     const post = await page("/2024/06/20/second");
     expect(post.status).toBe(200);
@@ -271,6 +273,37 @@ describe("a theme written for the hosted service", () => {
     const saved = (await client.get("/collections/messages/entries")).body.data as Record<string, unknown>[];
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ published: false });
+  });
+
+  it("the options the previewer reads: query's published: and operators, cms_scripts', paginate's window_size", async () => {
+    const html = [
+      '{% query collection: "posts", published: false, order_by: "title", order_dir: "asc" %}<p class="all">{% for p in query.results %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
+      '{% query collection: "posts", filter: {fields: [{path: "category", op: "ne", value: "news"}]} %}<p class="ne">{% for p in query.entries %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
+      '{% assign wanted = "Th" %}{% query collection: "posts", filter: {fields: [{path: "title", op: "starts_with", value: wanted}, {path: "category", op: "contains", value: "new"}]} %}<p class="starts">{% for p in query.entries %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
+      '{% query collection: "posts", filter: {fields: [{path: "no_such_field", op: "eq", value: "x"}]} %}<p class="unknown">{{ query.total }}</p>{% endquery %}',
+      '<p class="css">{% cms_scripts js: false %}</p><p class="js">{% cms_scripts css: false %}</p>',
+      '{% assign letters = "a,b,c,d,e,f,g,h,i" | split: "," %}{% paginate letters by 1 window_size: 2 %}<p class="window">{% for part in paginate.parts %}{{ part.title }}{% unless part.is_link %}*{% endunless %} {% endfor %}</p>{% endpaginate %}',
+    ].join("\n");
+    await expectCreated(client.post("/templates", { template: { handle: "extras", title: "Extras", html } }));
+    await expectCreated(
+      client.post("/collections/page/entries", {
+        handle: "extras",
+        title: "Extras",
+        template_handle: "extras",
+      }),
+    );
+    const { status, text } = await siteGet(server, "/extras", account.domain);
+    expect(status).toBe(200);
+    expect(text).toContain('<p class="all">draft hello second third </p>');
+    expect(text).toContain('<p class="ne">second </p>');
+    expect(text).toContain('<p class="starts">third </p>');
+    expect(text).toContain('<p class="unknown">0</p>');
+    expect(text).toContain('<p class="css"><link rel="stylesheet" href="/cms/cms.css"></p>');
+    expect(text).toContain('<p class="js"><script type="module" src="/cms/cms.js"></script></p>');
+    expect(text).toContain('<p class="window">1* 2 &hellip;* 9 </p>');
+    // `/page/N` after an entry's path is page N of its lists.
+    const fifth = await siteGet(server, "/extras/page/5", account.domain);
+    expect(fifth.text).toContain('<p class="window">1 &hellip;* 4 5* 6 &hellip;* 9 </p>');
   });
 
   it("a path that names no page is 404", async () => {
