@@ -275,13 +275,14 @@ describe("a theme written for the hosted service", () => {
     expect(saved[0]).toMatchObject({ published: false });
   });
 
-  it("the options the previewer reads: query's published: and operators, cms_scripts', paginate's window_size", async () => {
+  it("the options the previewer reads: query's published: and operators, cms_scripts', paginate's window_size, doc and locale", async () => {
     const html = [
       '{% query collection: "posts", published: false, order_by: "title", order_dir: "asc" %}<p class="all">{% for p in query.results %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
       '{% query collection: "posts", filter: {fields: [{path: "category", op: "ne", value: "news"}]} %}<p class="ne">{% for p in query.entries %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
       '{% assign wanted = "Th" %}{% query collection: "posts", filter: {fields: [{path: "title", op: "starts_with", value: wanted}, {path: "category", op: "contains", value: "new"}]} %}<p class="starts">{% for p in query.entries %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
       '{% query collection: "posts", filter: {fields: [{path: "no_such_field", op: "eq", value: "x"}]} %}<p class="unknown">{{ query.total }}</p>{% endquery %}',
       '<p class="css">{% cms_scripts js: false %}</p><p class="js">{% cms_scripts css: false %}</p>',
+      "{% doc %}Renders extras. @param {string} title @example {% render 'extras', title: x %}{% enddoc %}<p class=\"locale\">{% locale %}</p>",
       '{% assign letters = "a,b,c,d,e,f,g,h,i" | split: "," %}{% paginate letters by 1 window_size: 2 %}<p class="window">{% for part in paginate.parts %}{{ part.title }}{% unless part.is_link %}*{% endunless %} {% endfor %}</p>{% endpaginate %}',
     ].join("\n");
     await expectCreated(client.post("/templates", { template: { handle: "extras", title: "Extras", html } }));
@@ -300,6 +301,7 @@ describe("a theme written for the hosted service", () => {
     expect(text).toContain('<p class="unknown">0</p>');
     expect(text).toContain('<p class="css"><link rel="stylesheet" href="/cms/cms.css"></p>');
     expect(text).toContain('<p class="js"><script type="module" src="/cms/cms.js"></script></p>');
+    expect(text).toContain('\n<p class="locale">en-us</p>');
     expect(text).toContain('<p class="window">1* 2 &hellip;* 9 </p>');
     // `/page/N` after an entry's path is page N of its lists.
     const fifth = await siteGet(server, "/extras/page/5", account.domain);

@@ -608,9 +608,7 @@ describe("asset filters", () => {
     expect(text).toContain(
       '<p class="image"><img src="/assets/logo.png" alt="Our &quot;logo&quot;" class="brand" width="120"></p>',
     );
-    expect(text).toContain(
-      '<p class="script"><script src="/assets/app.js" type="module"></script></p>',
-    );
+    expect(text).toContain('<p class="script"><script src="/assets/app.js" type="module"></script></p>');
     expect(text).toContain(
       '<p class="stylesheet"><link href="/assets/site.css" rel="stylesheet" type="text/css" media="all"></p>',
     );

@@ -14,6 +14,7 @@ import {
   type Template,
   toValue,
 } from "liquidjs";
+import { DocTag } from "../schema/templates/liquid.ts";
 import { FormFor } from "./form-for.ts";
 import { PaginateTag } from "./paginate-tag.ts";
 import { QueryTag } from "./query-tag.ts";
@@ -28,6 +29,16 @@ export function registerCmsTags(engine: Liquid): void {
   engine.registerTag("query", QueryTag);
   engine.registerTag("paginate", PaginateTag);
   engine.registerTag("cms_scripts", CmsScripts);
+  engine.registerTag("doc", DocTag);
+  // The service's `{% locale %}`: its sites are in one locale.
+  engine.registerTag(
+    "locale",
+    class extends Tag {
+      render(_ctx: Context, emitter: Emitter): void {
+        emitter.write("en-us");
+      }
+    },
+  );
   engine.registerTag("case", SizedCase);
   for (const [name, tag] of Object.entries(engine.tags)) engine.registerTag(name, paced(tag));
 }
