@@ -3,13 +3,12 @@
 // posts read as `posts.*`, a paginated index, root pages with an `index` home page, a form with labels and
 // errors, `query` blocks), set up with the content those guides describe and rendered page by page on the
 // embedded database and on PostgreSQL (#22). Whitespace is squeezed before comparing.
-import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-import { type SiteResponse, siteGet, siteRequest } from "./helpers/site.ts";
+import { type SiteResponse, saveThemeFolder, siteGet, siteRequest } from "./helpers/site.ts";
 
 const themeDir = new URL("./fixtures/service-theme/", import.meta.url);
 const kinds: Record<string, string> = { theme: "layout", header: "partial", footer: "partial" };
@@ -42,15 +41,7 @@ beforeAll(async () => {
   server = await startServer();
   account = await createAccount(server, "Acme");
   client = api(server, account);
-  for (const file of readdirSync(themeDir)) {
-    const handle = file.replace(/\.liquid$/, "");
-    const html = readFileSync(new URL(file, themeDir), "utf8");
-    await expectCreated(
-      client.post("/templates", {
-        template: { handle, title: handle, kind: kinds[handle] ?? "template", html },
-      }),
-    );
-  }
+  await saveThemeFolder(client, themeDir, kinds);
   // The import guide's collections: date-routed posts, root-routed pages.
   await expectCreated(
     client.post("/collections", {

@@ -1,13 +1,13 @@
 // The public site over HTTP: a small blog theme (test/fixtures/blog-theme) set up through the REST API and
 // rendered by Host, on the embedded database and on PostgreSQL.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-import { siteGet } from "./helpers/site.ts";
+import { saveThemeFolder, siteGet } from "./helpers/site.ts";
 
 const themeDir = new URL("./fixtures/blog-theme/", import.meta.url);
 const kinds: Record<string, string> = { theme: "layout", byline: "partial" };
@@ -55,15 +55,7 @@ beforeAll(async () => {
     createAccount(server, "Other").then((a) => api(server, a)),
   ]).then(([a, o]) => [a, o] as [TestAccount, Api]);
   client = api(server, acme);
-  for (const file of readdirSync(themeDir)) {
-    const handle = file.replace(/\.liquid$/, "");
-    const html = readFileSync(new URL(file, themeDir), "utf8");
-    await expectCreated(
-      client.post("/templates", {
-        template: { handle, title: handle, kind: kinds[handle] ?? "template", html },
-      }),
-    );
-  }
+  await saveThemeFolder(client, themeDir, kinds);
   await expectCreated(
     client.post("/collections", {
       name: "Posts",

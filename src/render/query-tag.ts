@@ -54,7 +54,10 @@ function splitFilter(args: string, liquid: Liquid): { rest: string; conditions: 
   const conditions = [...markup.matchAll(CONDITION)].map(
     ([, path = "", op = "", value = ""]) => [path, op, new Value(value, liquid)] as [string, string, Value],
   );
-  return { rest: `${args.slice(0, start.index)} ${args.slice(end + 1)}`.replace(/,\s*,/g, ","), conditions };
+  const rest = `${args.slice(0, start.index)} ${args.slice(end + 1)}`
+    .replace(/,\s*,/g, ",")
+    .replace(/^\s*,|,\s*$/g, "");
+  return { rest, conditions };
 }
 
 export class QueryTag extends Tag {
