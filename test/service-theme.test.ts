@@ -264,6 +264,21 @@ describe("a theme written for the hosted service", () => {
     const saved = (await client.get("/collections/messages/entries")).body.data as Record<string, unknown>[];
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ published: false });
+    // Without a success message of its own, the service's.
+    await expectCreated(
+      client.post("/forms", {
+        title: "Quiet",
+        handle: "quiet",
+        collection_handle: "messages",
+        blueprint_handle: "messages",
+      }),
+    );
+    const quiet = await siteRequest(server, "/forms/quiet/submit", account.domain, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({ "fields[name]": "W", "fields[email]": "w@acme.test" }).toString(),
+    });
+    expect(JSON.parse(quiet.text)).toEqual({ ok: true, message: "Thank you for your submission!" });
   });
 
   it("the options the previewer reads: query's published: and operators, cms_scripts', paginate's window_size, doc and locale", async () => {
