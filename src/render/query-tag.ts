@@ -97,7 +97,9 @@ export class QueryTag extends Tag {
       total: 0,
       pagination: paginationOf(1, 1, 0, queryPageUrl(scope.path)),
     };
-    ctx.push({ query: { ...query, results: query.entries } });
+    // The service's names too: `query.results`, `query.pagination.total_count`.
+    const pagination = { ...query.pagination, total_count: query.total };
+    ctx.push({ query: { ...query, results: query.entries, pagination } });
     try {
       yield this.liquid.renderer.renderTemplates(this.body, ctx, emitter);
     } finally {
