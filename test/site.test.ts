@@ -1,13 +1,13 @@
 // The public site over HTTP: a small blog theme (test/fixtures/blog-theme) set up through the REST API and
 // rendered by Host, on the embedded database and on PostgreSQL.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-import { siteGet } from "./helpers/site.ts";
+import { saveThemeFolder, siteGet } from "./helpers/site.ts";
 
 const themeDir = new URL("./fixtures/blog-theme/", import.meta.url);
 const kinds: Record<string, string> = { theme: "layout", byline: "partial" };
@@ -55,15 +55,7 @@ beforeAll(async () => {
     createAccount(server, "Other").then((a) => api(server, a)),
   ]).then(([a, o]) => [a, o] as [TestAccount, Api]);
   client = api(server, acme);
-  for (const file of readdirSync(themeDir)) {
-    const handle = file.replace(/\.liquid$/, "");
-    const html = readFileSync(new URL(file, themeDir), "utf8");
-    await expectCreated(
-      client.post("/templates", {
-        template: { handle, title: handle, kind: kinds[handle] ?? "template", html },
-      }),
-    );
-  }
+  await saveThemeFolder(client, themeDir, kinds);
   await expectCreated(
     client.post("/collections", {
       name: "Posts",
@@ -196,7 +188,7 @@ describe("entry pages", () => {
       headline: "Post 1 | Acme",
     });
     expect(text).toContain('<link rel="stylesheet" href="/cms/cms.css">');
-    expect(text).toContain('<script src="/cms/cms.js" defer></script>');
+    expect(text).toContain('<script type="module" src="/cms/cms.js"></script>');
   });
 
   it("never shows an unpublished entry, nor one referenced by a published entry", async () => {
@@ -236,7 +228,7 @@ describe("forms on the site", () => {
   it("renders form_for with the action, hidden inputs, the honeypot and form.fields", async () => {
     const { text } = await page("/contact");
     expect(text).toContain(
-      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact" id="contact-form">',
+      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact" id="contact-form" data-controller="collection-form" data-collection-form-target="form">',
     );
     expect(text).toContain('<input type="hidden" name="redirect_url" value="/thanks">');
     expect(text).toContain('<input type="hidden" name="success_message" value="Thanks!">');
@@ -366,7 +358,7 @@ describe("form_for options and cms_scripts", () => {
   it("renders the keyword syntax with its class, id, redirect and success message", async () => {
     const { text } = await page("/form-shapes");
     expect(text).toContain(
-      '<div class="keyword"><form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form x" id="y">' +
+      '<div class="keyword"><form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form x" id="y" data-controller="collection-form" data-collection-form-target="form">' +
         '<input type="hidden" name="redirect_url" value="/thanks">' +
         '<input type="hidden" name="success_message" value="Thanks!">' +
         '<div class="cms-hp" aria-hidden="true"><label>Website<input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>' +
@@ -377,7 +369,7 @@ describe("form_for options and cms_scripts", () => {
   it("always writes the hidden redirect_url and success_message inputs, empty when neither tag nor form sets them", async () => {
     const { text } = await page("/form-shapes");
     expect(text).toContain(
-      '<div class="bare"><form method="post" action="/cms/plain/submit" enctype="multipart/form-data" class="cms-form">' +
+      '<div class="bare"><form method="post" action="/cms/plain/submit" enctype="multipart/form-data" class="cms-form" id="form_plain" data-controller="collection-form" data-collection-form-target="form">' +
         '<input type="hidden" name="redirect_url" value=""><input type="hidden" name="success_message" value=""></form></div>',
     );
     expect(text).toContain(
@@ -389,7 +381,7 @@ describe("form_for options and cms_scripts", () => {
     const { status, text } = await page("/form-shapes");
     expect(status).toBe(200);
     expect(text).toContain(
-      '<div class="scripts"><link rel="stylesheet" href="/cms/cms.css">\n<script src="/cms/cms.js" defer></script></div>',
+      '<div class="scripts"><link rel="stylesheet" href="/cms/cms.css">\n<script type="module" src="/cms/cms.js"></script></div>',
     );
   });
 });
@@ -560,28 +552,32 @@ describe("query and paginate tags", () => {
     expect(text).toContain('<p class="unknown">total=0 shown=0</p>');
   });
 
+  // The hosted service's meaning (#22): `paginate.items` is the page's entries (it was Shopify's count),
+  // and page URLs are `<path>/page/N` (they were `?page=N`), which the site also serves.
   it("paginate shows the request's page of a collection's entries, the paginate object and default_pagination", async () => {
     const first = await page("/latest");
     expect(first.text).toContain('<ol class="paged"><li>p1</li><li>p2</li></ol>');
-    expect(first.text).toContain('<p class="paginate">1/2 items=3 size=2 offset=0</p>');
+    expect(first.text).toContain('<p class="paginate">1/2 items=p1,p2 of 3 size=2 offset=0</p>');
     expect(first.text).toContain(
-      '<nav class="pagination"><span class="page current">1</span> <span class="page"><a href="/latest?page=2">2</a></span> <span class="next"><a href="/latest?page=2">Next &raquo;</a></span></nav>',
+      '<nav class="pagination"><span class="page current">1</span> <span class="page"><a href="/latest/page/2">2</a></span> <span class="next"><a href="/latest/page/2">Next &raquo;</a></span></nav>',
     );
-    const second = await page("/latest?page=2");
-    expect(second.text).toContain('<ol class="paged"><li>p3</li></ol>');
-    expect(second.text).toContain('<p class="paginate">2/2 items=3 size=2 offset=2</p>');
-    expect(second.text).toContain(
-      '<nav class="pagination"><span class="prev"><a href="/latest">&laquo; Previous</a></span> <span class="page"><a href="/latest">1</a></span> <span class="page current">2</span></nav>',
-    );
+    for (const path of ["/latest?page=2", "/latest/page/2"]) {
+      const second = await page(path);
+      expect(second.text).toContain('<ol class="paged"><li>p3</li></ol>');
+      expect(second.text).toContain('<p class="paginate">2/2 items=p3 of 3 size=2 offset=2</p>');
+      expect(second.text).toContain(
+        '<nav class="pagination"><span class="prev"><a href="/latest">&laquo; Previous</a></span> <span class="page"><a href="/latest">1</a></span> <span class="page current">2</span></nav>',
+      );
+    }
   });
 
-  it("refuses to save a paginate tag without `<list> by <page size>` (422 on html)", async () => {
+  it("refuses to save a paginate tag without a list (422 on html); `by N` may be left out, as on the service", async () => {
     const response = await client.post("/templates", {
-      template: { handle: "bad-paginate", html: "{% paginate post.entries %}{% endpaginate %}" },
+      template: { handle: "bad-paginate", html: "{% paginate %}{% endpaginate %}" },
     });
     expect(response.status).toBe(422);
     expect(response.body.details[0]).toMatchObject({ path: "html" });
-    expect(response.body.details[0].message).toContain('paginate needs "<list> by <page size>"');
+    expect(response.body.details[0].message).toContain('paginate needs "<list> [by <page size>]"');
   });
 
   it("paginate slices any other array", async () => {
@@ -604,9 +600,7 @@ describe("asset filters", () => {
     expect(text).toContain(
       '<p class="image"><img src="/assets/logo.png" alt="Our &quot;logo&quot;" class="brand" width="120"></p>',
     );
-    expect(text).toContain(
-      '<p class="script"><script src="/assets/app.js" type="text/javascript"></script></p>',
-    );
+    expect(text).toContain('<p class="script"><script src="/assets/app.js" type="module"></script></p>');
     expect(text).toContain(
       '<p class="stylesheet"><link href="/assets/site.css" rel="stylesheet" type="text/css" media="all"></p>',
     );

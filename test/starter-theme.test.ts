@@ -7,7 +7,7 @@ import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { type CliResult, cms, createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-import { siteGet } from "./helpers/site.ts";
+import { siteGet, siteRequest } from "./helpers/site.ts";
 
 const themeDir = new URL("../themes/starter/", import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL("theme.json", themeDir), "utf8")) as {
@@ -259,7 +259,7 @@ describe("the starter theme's pages", () => {
     expect(contact.text).toContain("<h1>Contact us</h1>");
     expect(contact.text).toContain('<div class="prose"><p>Write to us.</p></div>');
     expect(contact.text).toContain(
-      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact-form" id="contact-form">',
+      '<form method="post" action="/cms/contact/submit" enctype="multipart/form-data" class="cms-form contact-form" id="contact-form" data-controller="collection-form" data-collection-form-target="form">',
     );
     expect(contact.text).toContain(
       '<label for="contact-name">Name <span class="required">(required)</span></label>',
@@ -280,6 +280,31 @@ describe("the starter theme's pages", () => {
     const labelled = [...contact.text.matchAll(/<label [^>]*for="([^"]+)"/g)].map((m) => m[1]);
     expect(ids).toEqual(["contact-name", "contact-email", "contact-message"]);
     expect(labelled).toEqual(ids);
+  });
+
+  it("contact, refused without JavaScript: the page again with the error and the values sent", async () => {
+    const refused = await siteRequest(server, "/cms/contact/submit", account.domain, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        referer: `http://${account.domain}/contact`,
+      },
+      body: new URLSearchParams({ "fields[name]": "Wile <E.>", "fields[message]": "Hi & bye" }).toString(),
+    });
+    expect(refused.status).toBe(422);
+    expectLayout(refused.text);
+    expect(refused.text).toContain(
+      '<p class="form-errors" role="alert">Please check the form: Email is required.</p>',
+    );
+    expect(refused.text).toContain(
+      '<input type="text" id="contact-name" name="fields[name]" required autocomplete="name" value="Wile &lt;E.&gt;">',
+    );
+    expect(refused.text).toContain(
+      '<input type="email" id="contact-email" name="fields[email]" required aria-invalid="true" autocomplete="email">',
+    );
+    expect(refused.text).toContain(
+      '<textarea id="contact-message" name="fields[message]" rows="6">Hi &amp; bye</textarea>',
+    );
   });
 
   it("a path with no page: the theme's 404 page inside the layout", async () => {

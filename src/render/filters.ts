@@ -82,20 +82,34 @@ function sourceOf(value: unknown): string {
   return assetUrl(url);
 }
 
+/** The service's positional arguments (`image_tag: 'Hero', 'w-full'`): the plain values, in order. */
+const positional = (args: unknown[]) => args.filter((arg) => !Array.isArray(arg));
+
+/** `image_tag`, `image_tag: alt, class` (the service's), or named attributes (`alt: …, class: …`). */
 export function imageTag(value: unknown, ...args: unknown[]): string {
   const named = namedArguments(args);
+  const [altGiven, classGiven] = positional(args);
   const described = value && typeof value === "object" ? (value as Record<string, unknown>) : {};
-  const alt = named.find(([name]) => name === "alt")?.[1] ?? described.alt ?? described.title ?? "";
-  return `<img${attributes([["src", sourceOf(value)], ["alt", String(alt)], ...named])}>`;
+  const alt =
+    named.find(([name]) => name === "alt")?.[1] ?? altGiven ?? described.alt ?? described.title ?? "";
+  return `<img${attributes([["src", sourceOf(value)], ["alt", String(alt)], ...(classGiven ? [["class", classGiven] as [string, unknown]] : []), ...named])}>`;
 }
 
+/**
+ * `script_tag` writes `type="module"` as on the service; `script_tag: 'default'` (or an empty type)
+ * none, `script_tag: 'text/javascript'` that type; named arguments are attributes.
+ */
 export function scriptTag(value: unknown, ...args: unknown[]): string {
-  return `<script${attributes([["src", sourceOf(value)], ["type", "text/javascript"], ...namedArguments(args)])}></script>`;
+  const [type = "module"] = positional(args);
+  const shown = type === "default" || type === "" || type === null ? null : String(type);
+  const typed: Attributes = shown ? [["type", shown]] : [];
+  return `<script${attributes([["src", sourceOf(value)], ...typed, ...namedArguments(args)])}></script>`;
 }
 
+/** `stylesheet_tag`, `stylesheet_tag: 'print'` (the service's media) or `media: 'print'`. */
 export function stylesheetTag(value: unknown, ...args: unknown[]): string {
   const named = namedArguments(args);
-  const media = named.find(([name]) => name === "media")?.[1] ?? "all";
+  const media = named.find(([name]) => name === "media")?.[1] ?? positional(args)[0] ?? "all";
   return `<link${attributes([["href", sourceOf(value)], ["rel", "stylesheet"], ["type", "text/css"], ["media", media], ...named])}>`;
 }
 

@@ -1,5 +1,6 @@
 // `content_for_header`: SEO meta (title, description, canonical URL), schema.org JSON-LD of the
-// collection's `schema_type` (else WebPage), and the CMS stylesheet and script.
+// collection's `schema_type` (else WebPage), the hosted service's `content_path` meta (the page's path
+// without its leading slash, `index` for the home page) and the CMS stylesheet and script.
 
 import { escapeHtml } from "./html.ts";
 import { CMS_ASSETS } from "./tags.ts";
@@ -13,6 +14,8 @@ export interface HeadInput {
   canonical: string;
   schemaType: string | null;
   publishedAt?: unknown;
+  /** The path shown, as the URL has it. */
+  path: string;
 }
 
 export function contentForHeader({
@@ -21,6 +24,7 @@ export function contentForHeader({
   canonical,
   schemaType,
   publishedAt,
+  path,
 }: HeadInput): string {
   const jsonLd = {
     "@context": "https://schema.org",
@@ -37,6 +41,7 @@ export function contentForHeader({
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
     `<meta property="og:title" content="${escapeHtml(title)}">`,
     `<script type="application/ld+json">${safeJson(jsonLd)}</script>`,
+    `<meta name="content_path" content="${escapeHtml(path.replace(/^\/+/, "") || "index")}">`,
     CMS_ASSETS,
   ]
     .filter(Boolean)

@@ -4,28 +4,40 @@ import type { Liquid } from "liquidjs";
 import { contentForHeader } from "./head.ts";
 import type { SiteData, SitePage } from "./site-data.ts";
 
-/** Context shared by every page: globals at the top level and under `globals`, navigations, the site. */
-function siteContext(site: SiteData, currentPath: string): Record<string, unknown> {
+/**
+ * Context shared by every page, as the hosted service gives it: each global by its handle (so the global
+ * `site` is `site`), `navigation.<handle>`, `current_path`, `current_page`, `forms`. The CMS's extras stay
+ * reachable without hiding any of it: `globals`, and `site.name`/`site.domain` under the `site` global's
+ * own fields.
+ */
+function siteContext(site: SiteData, currentPath: string, currentPage: number): Record<string, unknown> {
   return {
     ...site.globals,
     globals: site.globals,
     navigation: site.navigations,
+    forms: site.forms,
     current_path: currentPath,
-    site: { name: site.name, domain: site.domain },
+    current_page: currentPage,
+    site: { name: site.name, domain: site.domain, ...site.globals.site },
   };
 }
 
-/** Page context: an entry's fields at the top level (winning over globals), as `entry` and under its collection. */
-function pageContext(page: SitePage): Record<string, unknown> {
+/**
+ * Page context: an entry's fields at the top level (winning over globals), as `entry` and under its
+ * collection's handle; an index page's entries as `<handle>.entries`, its `pagination` and, as on the
+ * service, `page` the page number.
+ */
+function pageContext(page: SitePage, currentPage: number): Record<string, unknown> {
   if (page.kind === "entry" && page.entry) {
     return { ...page.entry, entry: page.entry, [page.collection.handle]: page.entry };
   }
   const entries = page.entries ?? [];
   return {
     entries,
-    pagination: page.pagination,
+    pagination: { ...page.pagination, page: currentPage },
     collection: page.collection,
     [page.collection.handle]: { ...page.collection, entries },
+    page: currentPage,
   };
 }
 
@@ -36,7 +48,8 @@ export async function renderPage(
   url: URL,
   has: (handle: string) => boolean,
 ): Promise<string> {
-  const context = { ...siteContext(site, url.pathname), ...pageContext(page) };
+  const currentPage = page.current_page ?? 1;
+  const context = { ...siteContext(site, url.pathname, currentPage), ...pageContext(page, currentPage) };
   const title = String(page.entry?.title ?? page.collection.name);
   const description = typeof page.entry?.description === "string" ? page.entry.description : undefined;
   const header = contentForHeader({
@@ -46,6 +59,7 @@ export async function renderPage(
     // decisions.md names one type for every page of a collection, index pages included.
     schemaType: page.collection.schema_type,
     publishedAt: page.entry?.published_at,
+    path: url.pathname,
   });
   const body = await engine.renderFile(page.template, { ...context, content_for_header: header });
   if (!has(page.layout)) return body;
@@ -60,11 +74,12 @@ export async function renderNotFound(
   has: (handle: string) => boolean,
 ): Promise<string> {
   if (!has("404")) return "Not found\n";
-  const context = siteContext(site, url.pathname);
+  const context = siteContext(site, url.pathname, 1);
   const header = contentForHeader({
     title: `Not found | ${site.name}`,
     canonical: `${url.protocol}//${url.host}${url.pathname}`,
     schemaType: null,
+    path: url.pathname,
   });
   const body = await engine.renderFile("404", { ...context, content_for_header: header });
   if (!has("theme")) return body;

@@ -1,7 +1,11 @@
 // `{% query collection: "posts", order_by: "position", order_dir: "asc", per_page: 10 %}…{% endquery %}`
-// (decisions.md): inside, `query.entries` is a page of the collection's published entries (from the
-// schema, per_page at most 100), `query.total` their count and `query.pagination` the index pages'
-// pagination object. The page is the request's `?page=N` unless the tag names a `page:`.
+// as on the hosted service: inside, `query.entries` (also `query.results`) is a page of the collection's
+// entries (from the schema, per_page at most 100), `query.total` their count and `query.pagination` the
+// pagination object. Defaults as on the service: per_page 25, order_by published_at, order_dir desc,
+// published entries only (`published: false` lists drafts too). `filter: {fields: [{path: "category",
+// op: "eq", value: "news"}]}` keeps entries matching every condition; a value is a string, a number or
+// a variable (`value: posts.author`). The page is the request's `?page=N` or `/page/N` unless the tag
+// names a `page:`.
 import {
   Hash,
   type Liquid,
@@ -10,6 +14,7 @@ import {
   type TagToken,
   type Template,
   type TopLevelToken,
+  Value,
 } from "liquidjs";
 import { paginationOf, queryPageUrl } from "../schema/site/pagination.ts";
 import { parseBlockBody } from "../schema/templates/liquid.ts";
@@ -22,13 +27,49 @@ const number = (value: unknown) => {
   return Number.isFinite(parsed) ? parsed : null;
 };
 
+const boolean = (value: unknown) =>
+  value === undefined
+    ? null
+    : !(value === false || value === null || ["false", "0", "no", ""].includes(String(value)));
+
+/** `filter: {…}`, balanced braces: the service's syntax, which is no Liquid expression. */
+const FILTER_START = /\bfilter:\s*\{/;
+const CONDITION = /\{\s*path:\s*['"]([^'"]+)['"]\s*,\s*op:\s*['"]([^'"]+)['"]\s*,\s*value:\s*([^}]+?)\s*\}/g;
+
+/** The tag's arguments without `filter: {…}`, and that filter's conditions (values still expressions). */
+function splitFilter(args: string, liquid: Liquid): { rest: string; conditions: [string, string, Value][] } {
+  const start = FILTER_START.exec(args);
+  if (!start) return { rest: args, conditions: [] };
+  const open = start.index + start[0].length - 1;
+  let depth = 0;
+  let end = args.length - 1;
+  for (let at = open; at < args.length; at++) {
+    if (args[at] === "{") depth++;
+    else if (args[at] === "}" && --depth === 0) {
+      end = at;
+      break;
+    }
+  }
+  const markup = args.slice(open, end + 1);
+  const conditions = [...markup.matchAll(CONDITION)].map(
+    ([, path = "", op = "", value = ""]) => [path, op, new Value(value, liquid)] as [string, string, Value],
+  );
+  const rest = `${args.slice(0, start.index)} ${args.slice(end + 1)}`
+    .replace(/,\s*,/g, ",")
+    .replace(/^\s*,|,\s*$/g, "");
+  return { rest, conditions };
+}
+
 export class QueryTag extends Tag {
   private readonly body: Template[];
   private readonly options: Hash;
+  private readonly conditions: [string, string, Value][];
 
   constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid, parser: Parser) {
     super(token, remainTokens, liquid);
-    this.options = new Hash(token.args);
+    const { rest, conditions } = splitFilter(token.args, liquid);
+    this.options = new Hash(rest);
+    this.conditions = conditions;
     this.body = parseBlockBody(token, remainTokens, parser, "query");
   }
 
@@ -38,13 +79,17 @@ export class QueryTag extends Tag {
   ): Generator<unknown, void, unknown> {
     const options = (yield this.options.render(ctx)) as Record<string, unknown>;
     const scope = renderScope();
+    const filter = [];
+    for (const [path, op, value] of this.conditions) filter.push({ path, op, value: yield value.value(ctx) });
     const list = (yield scope.entries({
       collection: String(options.collection ?? ""),
-      order_by: text(options.order_by),
-      order_dir: text(options.order_dir),
-      per_page: number(options.per_page),
+      order_by: text(options.order_by) ?? "published_at",
+      order_dir: text(options.order_dir) ?? "desc",
+      per_page: number(options.per_page) ?? 25,
       page: number(options.page) ?? scope.page,
       path: scope.path,
+      ...(filter.length > 0 && { filter }),
+      ...(boolean(options.published) === false && { published: false }),
     })) as EntryList | null;
     // An unknown collection is an empty list, as on the hosted service, not a failed page.
     const query = list ?? {
@@ -52,7 +97,9 @@ export class QueryTag extends Tag {
       total: 0,
       pagination: paginationOf(1, 1, 0, queryPageUrl(scope.path)),
     };
-    ctx.push({ query });
+    // The service's names too: `query.results`, `query.pagination.total_count`.
+    const pagination = { ...query.pagination, total_count: query.total };
+    ctx.push({ query: { ...query, results: query.entries, pagination } });
     try {
       yield this.liquid.renderer.renderTemplates(this.body, ctx, emitter);
     } finally {

@@ -4,6 +4,7 @@
 // rather than in the engine: a cached tag can never see another request's account.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
+import type { FormState } from "./form-drop.ts";
 import type { EntryList, EntryListArgs, SiteForm } from "./site-data.ts";
 
 export interface RenderScope {
@@ -11,9 +12,11 @@ export interface RenderScope {
   /** Template source by handle: the only files `{% render %}` and the page itself may read. */
   templates: Map<string, string>;
   forms: Record<string, SiteForm>;
-  /** The request's `?page=N` (1 when absent), for `query` and `paginate`. */
+  /** A failed submission shown again: its form's `form.errors` and `form.values`. */
+  formState?: FormState;
+  /** The page of the request's lists (`?page=N` or `/page/N`, else 1), for `query` and `paginate`. */
   page: number;
-  /** The request's path, base of the page URLs of `query` and `paginate`. */
+  /** The request's path without `/page/N`, base of the page URLs of `query` and `paginate`. */
   path: string;
   /** A page of a collection's published entries, from the schema; null for an unknown collection. */
   entries(args: EntryListArgs): Promise<EntryList | null>;

@@ -31,13 +31,15 @@ export const siteEntries = /* GraphQL */ `
       per_page: $per_page
       page: $page
       path: $path
+      filter: $filter
+      published: $published
     )
   }
 `;
 
 /** The variable definitions `SiteEntries` uses. */
 export const siteEntriesVariables =
-  "$collection: String!, $order_by: String, $order_dir: String, $per_page: Int, $page: Int, $path: String";
+  "$collection: String!, $order_by: String, $order_dir: String, $per_page: Int, $page: Int, $path: String, $filter: JSON, $published: Boolean";
 
 const pageQuery = parse(/* GraphQL */ `
   query SitePage($path: String!, $page: Int, $sitemap: Boolean!) {
@@ -66,6 +68,10 @@ export interface SitePage {
   entries?: Record<string, unknown>[];
   pagination?: Record<string, unknown>;
   path?: string;
+  /** The page of the path's lists: its `?page=N` or trailing `/page/N` (absent from previews). */
+  current_page?: number;
+  /** The path without a trailing `/page/N`: the base of page URLs. */
+  base_path?: string;
 }
 
 export interface Feed {

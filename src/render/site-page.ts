@@ -4,6 +4,7 @@
 // here alike; they differ only in the query that loaded the SiteData and its entry lists.
 import { GRAPHQL_MAX_INT } from "graphql";
 import { engine } from "./engine.ts";
+import type { FormState } from "./form-drop.ts";
 import { renderNotFound, renderPage } from "./page.ts";
 import { type RenderScope, withRenderScope } from "./render-scope.ts";
 import type { EntryList, EntryListArgs, SiteData } from "./site-data.ts";
@@ -17,22 +18,25 @@ export interface RenderedSitePage {
 }
 
 /**
- * Renders `site.page` as the page at `url` (`page` being its `?page=N`), or the 404 page when there is
- * none; `entries` reads the `query` and `paginate` tags' lists. Throws what the render throws.
+ * Renders `site.page` as the page at `url` (`page` being its `?page=N`, unless the schema found the page
+ * number in the path), or the 404 page when there is none; `entries` reads the `query` and `paginate`
+ * tags' lists, `formState` is a failed submission to show again. Throws what the render throws.
  */
 export async function renderSitePage(
   site: SiteData,
   url: URL,
   page: number,
   entries: (args: EntryListArgs) => Promise<EntryList | null>,
+  formState?: FormState,
 ): Promise<RenderedSitePage> {
   const lists = new Map<string, Promise<EntryList | null>>();
   const scope: RenderScope = {
     accountId: site.id,
     templates: new Map(site.templates.map((template) => [template.handle, template.html])),
     forms: site.forms,
-    page,
-    path: url.pathname,
+    formState,
+    page: site.page?.current_page ?? page,
+    path: site.page?.base_path ?? url.pathname,
     // The same list asked for twice (a query in a loop, say) is read once per render.
     entries: (args) => {
       const key = JSON.stringify(args);

@@ -2,7 +2,8 @@
 // read as a stream within limits (form-body.ts), with `fields[<handle>]` (plain `<handle>` also
 // accepted), handed to the schema's siteFormSubmit with the Referer. Success is a 303 to the redirect
 // the schema chose (the posted path, the form's own, a same-site Referer, else `/`); clients that
-// accept JSON get {ok, message}. Missing required fields: 422 (the error body, or a page listing them).
+// accept JSON get {ok, message}. Missing required fields: 422 (the error body; for a browser, the page it
+// posted from with the form's errors and values, else a page listing them).
 import { type GraphQLSchema, parse } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { cachedExecute } from "../schema/cached-execute.ts";
@@ -10,6 +11,7 @@ import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { readFormBody } from "./form-body.ts";
 import { escapeHtml } from "./html.ts";
+import { failedSubmissionPage, formStateOf } from "./submit-page.ts";
 
 export const SUBMIT_PATH = /^\/(?:cms|forms)\/([^/]+)\/submit\/?$/;
 const control = new Set(["redirect_url", "success_message", "website"]);
@@ -91,6 +93,11 @@ export async function handleSubmit(
     const title = pageTitles[apiError.status];
     if (wantsJson || !title)
       return json({ error: apiError.message, details: apiError.details }, apiError.status);
+    if (apiError.status === 422) {
+      const state = formStateOf(decodedHandle(handle), apiError, fields);
+      const page = await failedSubmissionPage(schema, request, ctx, state);
+      if (page) return page;
+    }
     const items = apiError.details
       .map((detail) => `<li>${escapeHtml(detail.path)}: ${escapeHtml(detail.message)}</li>`)
       .join("");

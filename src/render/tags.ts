@@ -1,4 +1,5 @@
-// The CMS's own tags in templates: `cms_scripts` outputs the CMS stylesheet and script, `form_for` a CMS
+// The CMS's own tags in templates: `cms_scripts` outputs the CMS stylesheet and script (either left out
+// with `css: false` / `js: false`), `form_for` a CMS
 // form (form-for.ts), `query` a page of a collection's entries (query-tag.ts) and `paginate` Shopify's
 // pagination (paginate-tag.ts; its `default_pagination` filter is registered with the others). Every
 // tag, Liquid's own included, then runs paced (render-guard.ts).
@@ -7,28 +8,34 @@ import {
   type Context,
   type Emitter,
   evalToken,
+  Hash,
   type Liquid,
   Tag,
   type Template,
   toValue,
 } from "liquidjs";
+import { DocTag } from "../schema/templates/liquid.ts";
 import { FormFor } from "./form-for.ts";
 import { PaginateTag } from "./paginate-tag.ts";
 import { QueryTag } from "./query-tag.ts";
 import { pace } from "./render-guard.ts";
 
-export const CMS_ASSETS =
-  '<link rel="stylesheet" href="/cms/cms.css">\n<script src="/cms/cms.js" defer></script>';
+const CMS_CSS = '<link rel="stylesheet" href="/cms/cms.css">';
+const CMS_JS = '<script type="module" src="/cms/cms.js"></script>';
+export const CMS_ASSETS = `${CMS_CSS}\n${CMS_JS}`;
 
 export function registerCmsTags(engine: Liquid): void {
   engine.registerTag("form_for", FormFor);
   engine.registerTag("query", QueryTag);
   engine.registerTag("paginate", PaginateTag);
+  engine.registerTag("cms_scripts", CmsScripts);
+  engine.registerTag("doc", DocTag);
+  // The service's `{% locale %}`: its sites are in one locale.
   engine.registerTag(
-    "cms_scripts",
+    "locale",
     class extends Tag {
-      render(_ctx: Parameters<Tag["render"]>[0], emitter: Parameters<Tag["render"]>[1]): void {
-        emitter.write(CMS_ASSETS);
+      render(_ctx: Context, emitter: Emitter): void {
+        emitter.write("en-us");
       }
     },
   );
@@ -37,6 +44,22 @@ export function registerCmsTags(engine: Liquid): void {
 }
 
 type TagClass = Liquid["tags"][string];
+
+/** `{% cms_scripts %}`, `{% cms_scripts css: false %}`, `{% cms_scripts js: false %}` (the service's options). */
+class CmsScripts extends Tag {
+  private readonly options: Hash;
+
+  constructor(...args: ConstructorParameters<typeof Tag>) {
+    super(...args);
+    this.options = new Hash(args[0].args);
+  }
+
+  *render(ctx: Context, emitter: Emitter): Generator<unknown, void, unknown> {
+    const options = (yield this.options.render(ctx)) as Record<string, unknown>;
+    const wanted = (name: string) => options[name] !== false && options[name] !== "false";
+    emitter.write([wanted("css") ? CMS_CSS : "", wanted("js") ? CMS_JS : ""].filter(Boolean).join("\n"));
+  }
+}
 
 /** A node rendering nothing that paces the render: put at the end of each loop body and template. */
 export const pacer = (token: Template["token"]): Template => ({ token, render: (ctx: Context) => pace(ctx) });

@@ -1,5 +1,7 @@
 // Requests to an account's public site: Node's fetch cannot set Host, so these go through node:http.
+import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import type { Api } from "./api.ts";
 import type { TestServer } from "./server.ts";
 
 export interface SiteResponse {
@@ -52,4 +54,20 @@ export function siteGet(
   headers: Record<string, string> = {},
 ): Promise<SiteResponse> {
   return siteRequest(server, path, host, { headers });
+}
+
+/** Saves each `<handle>.liquid` of a fixture theme folder as a template (kind from `kinds`, else template). */
+export async function saveThemeFolder(
+  client: Api,
+  folder: URL,
+  kinds: Record<string, string>,
+): Promise<void> {
+  for (const file of readdirSync(folder)) {
+    const handle = file.replace(/\.liquid$/, "");
+    const html = readFileSync(new URL(file, folder), "utf8");
+    const response = await client.post("/templates", {
+      template: { handle, title: handle, kind: kinds[handle] ?? "template", html },
+    });
+    if (response.status !== 201) throw new Error(`template ${handle}: ${JSON.stringify(response.body)}`);
+  }
 }

@@ -33,7 +33,7 @@
         const redirect = form.querySelector('input[name="redirect_url"]')?.value;
         if (redirect?.startsWith("/") && !redirect.startsWith("//")) return window.location.assign(redirect);
         form.reset();
-        message(form, body.message || "Thank you!", false);
+        message(form, body.message || "Thank you for your submission!", false);
       } else {
         const fields = (body.details || []).map((detail) => detail.path).join(", ");
         message(form, fields ? `${body.error}: ${fields}` : body.error || "Something went wrong.", true);

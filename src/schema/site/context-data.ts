@@ -1,4 +1,5 @@
-// What every page of a site may use besides its entry: globals by handle (with `title`, their name),
+// What every page of a site may use besides its entry: globals by handle (with `handle`, and `title`
+// their name unless a field of theirs is called `title`, as on the hosted service),
 // navigation trees by handle ({title, url, children}, a linked item's url being its entry's current
 // path), and the account's templates for the renderer.
 import type { AccountScope } from "../access.ts";
@@ -28,7 +29,7 @@ export async function siteGlobals(
           publishedOnly: true,
         },
       );
-      return [global.handle, { ...values, title: global.name }] as const;
+      return [global.handle, { handle: global.handle, title: global.name, ...values }] as const;
     }),
   );
   return Object.fromEntries(entries);

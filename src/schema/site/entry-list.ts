@@ -3,10 +3,14 @@
 // a page. Without order_by (or with one it does not know) the list is in site order.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
+import { contentCollection } from "../content/collection.ts";
 import { key, orderBy } from "../content/order.ts";
+import { filterWhere } from "../content/where.ts";
 import type { Context } from "../context.ts";
+import { ApiError } from "../errors.ts";
 import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
 import { type Pagination, paginationOf, queryPageUrl } from "./pagination.ts";
+import { contentFilters, type QueryCondition } from "./query-filter.ts";
 import { visible } from "./scope.ts";
 
 export const MAX_PER_PAGE = 100;
@@ -20,6 +24,14 @@ export interface EntryListArgs {
   page?: number | null;
   /** The page's path, base of the pagination URLs (`<path>?page=N`). */
   path?: string | null;
+  /** The query tag's `filter: {fields: [...]}` conditions (query-filter.ts). */
+  filter?: readonly QueryCondition[] | null;
+  /**
+   * false: every entry of the collection, drafts and scheduled ones included, as the hosted service's
+   * `{% query published: false %}` lists them (the template's author asks for it; the default is the
+   * site's visibility rule).
+   */
+  published?: boolean | null;
 }
 
 export interface EntryList {
@@ -57,7 +69,16 @@ export async function entryList(
   if (!collection) return null;
   const perPage = perPageOf(args.per_page);
   const page = Math.max(1, Math.min(Math.floor(args.page ?? 1) || 1, 1_000_000));
-  const where = { ...scope, ...(await visible(ctx)), collectionId: collection.id };
+  const conditions = await conditionsOf(ctx, scope, args);
+  // A condition the collection cannot answer (a field it lacks, a value of the wrong type) matches nothing.
+  if (!conditions)
+    return {
+      entries: [],
+      total: 0,
+      pagination: paginationOf(page, perPage, 0, queryPageUrl(args.path || "/")),
+    };
+  const shown = args.published === false ? {} : await visible(ctx);
+  const where = { ...scope, ...shown, collectionId: collection.id, AND: conditions };
   const [total, rows] = await Promise.all([
     ctx.db.entry.count({ where }),
     ctx.db.entry.findMany({
@@ -73,4 +94,19 @@ export async function entryList(
     total,
     pagination: paginationOf(page, perPage, total, queryPageUrl(args.path || "/")),
   };
+}
+
+async function conditionsOf(
+  ctx: Context,
+  scope: AccountScope,
+  args: EntryListArgs,
+): Promise<Prisma.EntryWhereInput[] | null> {
+  if (!args.filter?.length) return [];
+  const { id, fields } = await contentCollection(ctx, scope, args.collection);
+  try {
+    return await filterWhere(ctx, { collectionId: id, fields }, contentFilters(args.filter, fields));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422) return null;
+    throw error;
+  }
 }

@@ -40,3 +40,9 @@ export function paginationOf(
 export function queryPageUrl(path: string): (page: number) => string {
   return (page) => (page === 1 ? path : `${path}?page=${page}`);
 }
+
+/** `<path>/page/N`, page 1 being the path itself: the hosted service's page URLs (`/page/N` under `/`). */
+export function pathPageUrl(path: string): (page: number) => string {
+  const base = path.replace(/\/page\/\d+\/?$/, "").replace(/\/+$/, "");
+  return (page) => (page === 1 ? base || "/" : `${base}/page/${page}`);
+}

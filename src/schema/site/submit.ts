@@ -87,7 +87,7 @@ export async function submitForm(
   });
   if (!form) throw ApiError.notFound("Form");
   const answer = {
-    message: posted.success_message || form.successMessage || "Thank you!",
+    message: posted.success_message || form.successMessage || "Thank you for your submission!",
     redirect_url:
       sameSitePath(posted.redirect_url) ??
       form.redirectUrl ??

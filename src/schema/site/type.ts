@@ -3,10 +3,10 @@
 import { keptLookup } from "../account-lookups.ts";
 import { builder } from "../builder.ts";
 import { siteGlobals, siteNavigations, siteTemplates } from "./context-data.ts";
-import { entryPageAt } from "./entries.ts";
 import { entryList } from "./entry-list.ts";
 import { siteForms } from "./forms.ts";
-import { indexAt } from "./index-page.ts";
+import { pageAt } from "./page-at.ts";
+import type { QueryCondition } from "./query-filter.ts";
 import { feedAt, sitemapUrls } from "./sitemap.ts";
 import { type SubmissionResult, submitForm } from "./submit.ts";
 
@@ -28,17 +28,11 @@ export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
       nullable: true,
       description:
         "What `path` shows: {kind: entry, template, layout, collection, entry} for a published entry, " +
-        "{kind: index, template, layout, collection, path, entries, pagination} for an index page, else null.",
+        "{kind: index, template, layout, collection, path, entries, pagination} for an index page, else null; " +
+        "with current_page (from `?page=N` or a trailing `/page/N`) and base_path (the path without it).",
       args: { path: t.arg.string({ required: true }), page: t.arg.int({ defaultValue: 1 }) },
-      resolve: async (site, args, ctx) => {
-        const scope = { accountId: site.id };
-        const entry = await entryPageAt(ctx, scope, args.path);
-        if (entry) return entry;
-        // Index pages answer at their path (`?page=N`) and at `<index path>/page/N`.
-        const paged = /^(.*)\/page\/(\d{1,6})\/?$/.exec(args.path);
-        if (paged) return indexAt(ctx, scope, paged[1] || "/", Math.max(1, Number(paged[2])));
-        return indexAt(ctx, scope, args.path, Math.max(1, args.page ?? 1));
-      },
+      resolve: (site, args, ctx) =>
+        pageAt(ctx, { accountId: site.id }, args.path, Math.max(1, args.page ?? 1)),
     }),
     entries: t.field({
       type: "JSON",
@@ -54,8 +48,18 @@ export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
         per_page: t.arg.int(),
         page: t.arg.int(),
         path: t.arg.string({ description: "The page's path, base of the pagination URLs." }),
+        filter: t.arg({ type: "JSON", description: "[{path, op, value}]: the query tag's conditions." }),
+        published: t.arg.boolean({ description: "false: drafts and scheduled entries too." }),
       },
-      resolve: (site, args, ctx) => entryList(ctx, { accountId: site.id }, args),
+      resolve: (site, args, ctx) =>
+        entryList(
+          ctx,
+          { accountId: site.id },
+          {
+            ...args,
+            filter: Array.isArray(args.filter) ? (args.filter as QueryCondition[]) : null,
+          },
+        ),
     }),
     globals: t.field({
       type: "JSON",

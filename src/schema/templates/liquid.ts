@@ -1,10 +1,10 @@
 // Liquid syntax check before a template is saved (content-api.md: invalid syntax returns 422). The
 // parser knows the CMS's own tags, so `{% form_for %}…{% endform_for %}` is valid and an unclosed one
 // is not; filters are resolved at render time, as in the hosted service.
-import { Liquid, type Parser, Tag, type TagToken, type Template, type TopLevelToken } from "liquidjs";
+import { Liquid, type Parser, Tag, TagToken, type Template, type TopLevelToken } from "liquidjs";
 
 export const cmsBlockTags = ["form_for", "query", "paginate"] as const;
-export const cmsInlineTags = ["cms_scripts"] as const;
+export const cmsInlineTags = ["cms_scripts", "locale"] as const;
 
 /** The templates between `{% name %}` and `{% endname %}`; an unclosed block is a parse error. */
 export function parseBlockBody(
@@ -29,13 +29,15 @@ export function parseBlockBody(
   return templates;
 }
 
-/** `{% paginate <list> by <page size> %}`: the list and the page size. */
-export const PAGINATE_SYNTAX = /^\s*([\s\S]+?)\s+by\s+([\s\S]+?)\s*$/;
+/** `{% paginate %}`'s arguments: `<list>`, `<list> by <size>`, either followed by `window_size: <n>` (the service's syntax). */
+export const PAGINATE_SYNTAX =
+  /^\s*([^\s,]+?)(?:\s+by\s+([^\s,]+?))?\s*(?:,?\s*window_size\s*:\s*([^\s,]+))?\s*$/;
 
 /** What each CMS block tag requires of its arguments, checked when a template is saved. */
 const argumentChecks: Partial<Record<string, (args: string) => void>> = {
   paginate: (args) => {
-    if (!PAGINATE_SYNTAX.test(args)) throw new Error(`paginate needs "<list> by <page size>", got "${args}"`);
+    if (!PAGINATE_SYNTAX.test(args))
+      throw new Error(`paginate needs "<list> [by <page size>]", got "${args}"`);
   },
 };
 
@@ -58,7 +60,25 @@ class InlineTag extends Tag {
   *render(): Generator<unknown, void, unknown> {}
 }
 
+/**
+ * `{% doc %}…{% enddoc %}`: a theme's notes on a partial's parameters (the hosted service's tag). The
+ * body is neither parsed as Liquid nor rendered, so its `@example` may hold tags.
+ */
+export class DocTag extends Tag {
+  constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid) {
+    super(token, remainTokens, liquid);
+    if (token.args.trim() !== "") throw new Error("doc tag does not accept arguments");
+    while (remainTokens.length > 0) {
+      const next = remainTokens.shift();
+      if (next instanceof TagToken && next.name === "enddoc") return;
+    }
+    throw new Error(`tag ${token.getText()} not closed`);
+  }
+  *render(): Generator<unknown, void, unknown> {}
+}
+
 const checker = new Liquid();
+checker.registerTag("doc", DocTag);
 for (const name of cmsBlockTags) checker.registerTag(name, blockTag(name));
 for (const name of cmsInlineTags) checker.registerTag(name, InlineTag);
 
