@@ -2,7 +2,8 @@
 // as on the hosted service: inside, `query.entries` (also `query.results`) is a page of the collection's
 // entries (from the schema, per_page at most 100), `query.total` their count and `query.pagination` the
 // pagination object. Defaults as on the service: per_page 25, order_by published_at, order_dir desc,
-// published entries only (`published: false` lists drafts too). `filter: {fields: [{path: "category",
+// published entries only: `published: false`, which lists drafts on the service, is read and has no
+// effect (decisions.md: the public site shows published entries only). `filter: {fields: [{path: "category",
 // op: "eq", value: "news"}]}` keeps entries matching every condition; a value is a string, a number or
 // a variable (`value: posts.author`). The page is the request's `?page=N` or `/page/N` unless the tag
 // names a `page:`.
@@ -26,11 +27,6 @@ const number = (value: unknown) => {
   const parsed = typeof value === "number" ? value : Number.parseInt(String(value ?? ""), 10);
   return Number.isFinite(parsed) ? parsed : null;
 };
-
-const boolean = (value: unknown) =>
-  value === undefined
-    ? null
-    : !(value === false || value === null || ["false", "0", "no", ""].includes(String(value)));
 
 /** `filter: {…}`, balanced braces: the service's syntax, which is no Liquid expression. */
 const FILTER_START = /\bfilter:\s*\{/;
@@ -89,7 +85,6 @@ export class QueryTag extends Tag {
       page: number(options.page) ?? scope.page,
       path: scope.path,
       ...(filter.length > 0 && { filter }),
-      ...(boolean(options.published) === false && { published: false }),
     })) as EntryList | null;
     // An unknown collection is an empty list, as on the hosted service, not a failed page.
     const query = list ?? {

@@ -32,14 +32,13 @@ export const siteEntries = /* GraphQL */ `
       page: $page
       path: $path
       filter: $filter
-      published: $published
     )
   }
 `;
 
 /** The variable definitions `SiteEntries` uses. */
 export const siteEntriesVariables =
-  "$collection: String!, $order_by: String, $order_dir: String, $per_page: Int, $page: Int, $path: String, $filter: JSON, $published: Boolean";
+  "$collection: String!, $order_by: String, $order_dir: String, $per_page: Int, $page: Int, $path: String, $filter: JSON";
 
 const pageQuery = parse(/* GraphQL */ `
   query SitePage($path: String!, $page: Int, $sitemap: Boolean!) {

@@ -26,12 +26,6 @@ export interface EntryListArgs {
   path?: string | null;
   /** The query tag's `filter: {fields: [...]}` conditions (query-filter.ts). */
   filter?: readonly QueryCondition[] | null;
-  /**
-   * false: every entry of the collection, drafts and scheduled ones included, as the hosted service's
-   * `{% query published: false %}` lists them (the template's author asks for it; the default is the
-   * site's visibility rule).
-   */
-  published?: boolean | null;
 }
 
 export interface EntryList {
@@ -77,7 +71,7 @@ export async function entryList(
       total: 0,
       pagination: paginationOf(page, perPage, 0, queryPageUrl(args.path || "/")),
     };
-  const shown = args.published === false ? {} : await visible(ctx);
+  const shown = await visible(ctx);
   const where = { ...scope, ...shown, collectionId: collection.id, AND: conditions };
   const [total, rows] = await Promise.all([
     ctx.db.entry.count({ where }),

@@ -49,7 +49,6 @@ export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
         page: t.arg.int(),
         path: t.arg.string({ description: "The page's path, base of the pagination URLs." }),
         filter: t.arg({ type: "JSON", description: "[{path, op, value}]: the query tag's conditions." }),
-        published: t.arg.boolean({ description: "false: drafts and scheduled entries too." }),
       },
       resolve: (site, args, ctx) =>
         entryList(
