@@ -1,7 +1,7 @@
 // Runs the `cms` CLI against a test server's database.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import type { TestServer } from "./server.ts";
+import { builtOrSource, type TestServer } from "./server.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -14,7 +14,7 @@ export interface CliResult {
 /** `env` is added to the server's environment (e.g. another CMS_DATA_DIR, an empty DATABASE_URL). */
 export function cms(server: TestServer, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/cms.ts", ...args], {
+    const child = spawn(process.execPath, [...builtOrSource("cms"), ...args], {
       cwd: root,
       env: { ...server.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -96,14 +96,20 @@ async function spawnServer(database: TestDatabase, extraEnv: NodeJS.ProcessEnv):
     ...extraEnv,
   };
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, builtOrSource("main"), {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.on("exit", () => running.delete(child));
   const output: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join("\n")}`)), 30_000);
+    const timer = setTimeout(() => {
+      // Not left running: a server that never said it listens would outlive the test run.
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${output.join("\n")}`));
+    }, 30_000);
     // Whole lines only: a chunk may end inside a line, kept until the rest arrives.
     const pending = { stdout: "", stderr: "" };
     const onChunk = (stream: keyof typeof pending) => (chunk: Buffer) => {
@@ -144,6 +150,22 @@ async function spawnServer(database: TestDatabase, extraEnv: NodeJS.ProcessEnv):
       return spawnServer({ ...database, drop: async () => {} }, twinEnv);
     },
   };
+}
+
+/** Servers this test process started and that still run: ended with it, whatever the tests did. */
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+/**
+ * How to run the server (`main`) or the CLI (`cms`): this run's build (test/helpers/build.ts), or the
+ * sources through tsx when a test file runs without the global setup.
+ */
+export function builtOrSource(entry: "main" | "cms"): string[] {
+  const built = process.env.CMS_TEST_BUILD;
+  if (built) return [join(built, `${entry}.mjs`)];
+  return ["--import", "tsx", entry === "main" ? "src/main.ts" : "src/cli/cms.ts"];
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
