@@ -43,10 +43,11 @@ export interface Database {
  * cannot be written) throws a SetupError naming the setting.
  * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
  * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
+ * `sqliteSynchronous` (unset: "full") says when an SQLite commit waits for the disk.
  * `recordRevisions`: writes of entries record their revisions (entry-revisions.ts; off for the seeding).
  */
 export async function openDatabase(
-  config: Pick<Config, "dataDir" | "databaseUrl">,
+  config: Pick<Config, "dataDir" | "databaseUrl"> & Partial<Pick<Config, "sqliteSynchronous">>,
   { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
   installPlanCache();
@@ -100,7 +101,8 @@ export async function openDatabase(
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
   let sqlite: ReturnType<typeof serializedSqlite>;
   try {
-    sqlite = serializedSqlite(file, { keepStatistics, changes, connected });
+    const synchronous = config.sqliteSynchronous ?? "full";
+    sqlite = serializedSqlite(file, { keepStatistics, changes, connected, synchronous });
   } catch (error) {
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
