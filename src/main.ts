@@ -51,8 +51,8 @@ const limiter = createRateLimiter(
   },
   log,
 );
-// Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).
-const outbox = createOutbox(config.mail, log);
+// Form notifications: written with each submission, sent through SMTP when SMTP_URL is set (src/mail/).
+const outbox = createOutbox(database, config.mail, log);
 // Webhook deliveries, from the outbox table the writes fill (src/webhooks/).
 const webhooks = createDispatcher(
   database,
@@ -60,6 +60,7 @@ const webhooks = createDispatcher(
   log,
 );
 const app = createApp(database, storage, config, limiter, outbox, webhooks);
+outbox.start();
 // Trash items older than TRASH_KEEP_DAYS are purged now and then hourly, outside any request.
 startTrashSweep(database.db, storage, config.history.trashKeepDays, log);
 let shuttingDown = false;
@@ -105,8 +106,8 @@ function shutdown(signal: string) {
   shuttingDown = true;
   log({ level: "info", msg: "shutting down", signal });
   server.close(async () => {
-    // Queued form notifications get a few seconds to go out (the queue lives in memory).
-    await Promise.all([outbox.flush(5_000), webhooks.stop()]);
+    // Notifications being sent get a few seconds; the rest wait in the database for the next start.
+    await Promise.all([outbox.stop(5_000), webhooks.stop()]);
     await Promise.all([database.close(), limiter.close()]);
     process.exit(0);
   });

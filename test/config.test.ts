@@ -32,7 +32,8 @@ describe("loadConfig", () => {
         url: undefined,
         from: "Content Management Service <cms@localhost>",
         retryDelayMs: 1000,
-        attempts: 6,
+        retryMaxDelayMs: 3_600_000,
+        attempts: 30,
       },
     });
     expect(defaults.dataDir).toMatch(/\/data$/);
