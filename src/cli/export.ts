@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import tar, { type Pack } from "tar-stream";
+import tar from "tar-stream";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { createContext } from "../schema/context.ts";
@@ -16,6 +16,7 @@ import { assetFiles, type ExportProgress, exportSite } from "../schema/export/in
 import { createLocalStorage } from "../storage/local.ts";
 import { UsageError } from "./args.ts";
 import { type Progress, progressBar } from "./progress.ts";
+import { addFile } from "./tar-entry.ts";
 
 export interface ExportSummary {
   file: string;
@@ -87,16 +88,4 @@ async function writeArchive(
     await written;
   }
   return missing;
-}
-
-async function addFile(pack: Pack, name: string, size: number, bytes: Readable): Promise<void> {
-  let settle: (error?: Error | null) => void = () => {};
-  const added = new Promise<void>((resolve, reject) => {
-    settle = (error) => (error ? reject(error) : resolve());
-  });
-  const entry = pack.entry({ name, size, mode: 0o644, mtime: new Date() }, (error?: Error | null) =>
-    settle(error),
-  );
-  await pipeline(bytes, entry);
-  await added;
 }

@@ -54,7 +54,7 @@ export async function openDatabase(
   const changes = new Changes();
   const { nextPublish, connected } = lateNextPublish();
   const generation = scheduledGeneration(changes, nextPublish);
-  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+  if (isPostgresUrl(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),
       import("../generated/postgresql/client.ts"),
@@ -95,7 +95,7 @@ export async function openDatabase(
       },
     };
   }
-  const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
+  const file = sqliteFile(config);
   const setting = config.databaseUrl ? "DATABASE_URL" : "CMS_DATA_DIR";
   writableDirectory(dirname(file), setting);
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
@@ -126,6 +126,15 @@ export async function openDatabase(
     close: () => db.$disconnect(),
   };
 }
+
+/** The embedded database's file: DATABASE_URL's file:PATH, else cms.db in the data directory. */
+export function sqliteFile(config: Pick<Config, "dataDir" | "databaseUrl">): string {
+  return config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
+}
+
+/** Whether DATABASE_URL names PostgreSQL. */
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  url !== undefined && /^postgres(ql)?:\/\//.test(url);
 
 /** The first connection, so that a server out of reach or a missing database stops start-up in one line. */
 async function answers(db: Db, url: string): Promise<void> {
