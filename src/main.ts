@@ -12,6 +12,7 @@ import { log } from "./log.ts";
 import { createOutbox } from "./mail/index.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { withRequestLog } from "./request-log.ts";
+import { startOrphanSweep } from "./schema/assets/orphan-sweep.ts";
 import { previewSigningKey } from "./schema/previews/signing-key.ts";
 import { recordsRevisions } from "./schema/revisions/record.ts";
 import { startTrashSweep } from "./schema/trash/sweep.ts";
@@ -63,6 +64,8 @@ const app = createApp(database, storage, config, limiter, outbox, webhooks);
 outbox.start();
 // Trash items older than TRASH_KEEP_DAYS are purged now and then hourly, outside any request.
 startTrashSweep(database.db, storage, config.history.trashKeepDays, log);
+// Asset files without a row (a crash between storing an upload and its row), an hour old, likewise.
+startOrphanSweep(database.db, storage, log);
 let shuttingDown = false;
 const server = createServer(
   {

@@ -116,6 +116,14 @@ export const commands: Record<string, Command> = {
       return { json: summary, text, wrote: false };
     },
   },
+  doctor: {
+    options: { json },
+    async run(database, _values, config) {
+      const { diagnose, reportText } = await import("./doctor.ts");
+      const report = await diagnose(database, config);
+      return { json: report, text: reportText(report), wrote: false };
+    },
+  },
 };
 
 /** `cms restore`: run by cms.ts itself, since it must not open (and so create) the database first. */
@@ -138,5 +146,6 @@ export const usage = `usage:
   cms import --account ACCOUNT_ID FILE.yaml|FILE.tar.gz [--dry-run] [--json]   a whole site, all or nothing
   cms backup --out FILE.tar.gz [--json]   the whole instance (database and asset files), while the server runs
   cms restore FILE.tar.gz [--json]   a backup into an empty data directory (or PostgreSQL database)
+  cms doctor [--json]   asset files no asset names, and assets whose file is missing
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
 They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;
