@@ -6,6 +6,7 @@ import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
 import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
+import { deadlineAdapter } from "./deadline.ts";
 import { fastEntryReads } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateNextPublish, postgresNextPublish } from "./generation.ts";
@@ -70,7 +71,7 @@ export async function openDatabase(
       connected(postgresNextPublish(adapter));
       return adapter;
     };
-    const adapter = counting(factory);
+    const adapter = instrumented(factory);
     const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
     await answers(db, config.databaseUrl);
     const url = config.databaseUrl;
@@ -106,7 +107,7 @@ export async function openDatabase(
   } catch (error) {
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
-  const adapter = counting(sqlite.factory);
+  const adapter = instrumented(sqlite.factory);
   const db = guardText(new PrismaClient({ adapter }), generation);
   return {
     db,
@@ -146,9 +147,13 @@ async function answers(db: Db, url: string): Promise<void> {
   }
 }
 
-/** CMS_COUNT_QUERIES=1: count each request's SQL statements (query-count.ts). */
-function counting<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
-  return queryCountingEnabled() ? countingAdapter(factory) : factory;
+/**
+ * Every connection keeps its request's deadline (deadline.ts); CMS_COUNT_QUERIES=1 also counts each
+ * request's SQL statements (query-count.ts).
+ */
+function instrumented<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
+  const bounded = deadlineAdapter(factory);
+  return queryCountingEnabled() ? countingAdapter(bounded) : bounded;
 }
 
 function guardText(client: Db, generation: Generation): Db {

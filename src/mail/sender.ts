@@ -6,6 +6,7 @@
 // it again, with the same Message-ID. Nothing here runs inside a request.
 import nodemailer from "nodemailer";
 import type { Database } from "../db/client.ts";
+import { outsideRequest } from "../db/deadline.ts";
 import type { Log } from "../log.ts";
 import { type MailOutcome, pruneMailLog, recordMailAttempt } from "../schema/mail/attempt.ts";
 import { type ClaimedMail, claimDueMail } from "../schema/mail/claim.ts";
@@ -108,7 +109,8 @@ export function createMailSender(
   return {
     enabled: true,
     nudge() {
-      setTimeout(run, NUDGE_DELAY_MS).unref();
+      // The round outlives the submission's request: it must not inherit its deadline (db/deadline.ts).
+      outsideRequest(() => setTimeout(run, NUDGE_DELAY_MS).unref());
     },
     start() {
       stopped = false;

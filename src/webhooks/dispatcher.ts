@@ -5,6 +5,7 @@
 // hour, old log rows are pruned. Nothing here runs inside a request.
 import type { WebhookSettings } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { outsideRequest } from "../db/deadline.ts";
 import type { Log } from "../log.ts";
 import { type Context, type ContextDeps, createContext } from "../schema/context.ts";
 import { pruneDeliveryLog, recordAttempt } from "../schema/webhooks/attempt.ts";
@@ -82,7 +83,8 @@ export function createDispatcher(
 
   return {
     nudge() {
-      setTimeout(run, NUDGE_DELAY_MS).unref();
+      // The round outlives the write's request: it must not inherit its deadline (db/deadline.ts).
+      outsideRequest(() => setTimeout(run, NUDGE_DELAY_MS).unref());
     },
     start(given) {
       deps = given;
