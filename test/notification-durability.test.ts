@@ -56,8 +56,10 @@ describe("a notification survives an SMTP outage and a SIGKILL", () => {
     const port = await freePort();
     const first = await startServer({
       SMTP_URL: `smtp://127.0.0.1:${port}`,
-      SMTP_RETRY_DELAY_MS: "100",
-      SMTP_RETRY_MAX_DELAY_MS: "1000",
+      // Retries 2 s apart: the kill below comes between two attempts, not during one (an attempt cut
+      // short keeps its claim's lease, two minutes, before another process may take it).
+      SMTP_RETRY_DELAY_MS: "2000",
+      SMTP_RETRY_MAX_DELAY_MS: "2000",
     });
     servers.push(first);
     const account = await createAccount(first);

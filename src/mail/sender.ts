@@ -6,8 +6,8 @@
 // it again, with the same Message-ID. Nothing here runs inside a request.
 import nodemailer from "nodemailer";
 import type { Database } from "../db/client.ts";
-import { outsideRequest } from "../db/deadline.ts";
 import type { Log } from "../log.ts";
+import { serialRounds } from "../outbox-rounds.ts";
 import { type MailOutcome, pruneMailLog, recordMailAttempt } from "../schema/mail/attempt.ts";
 import { type ClaimedMail, claimDueMail } from "../schema/mail/claim.ts";
 import type { Outbox } from "./outbox.ts";
@@ -40,10 +40,6 @@ export function createMailSender(
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = true;
-  let poll: NodeJS.Timeout | undefined;
   let lastPrune = 0;
 
   async function send(mail: ClaimedMail): Promise<MailOutcome> {
@@ -72,7 +68,7 @@ export function createMailSender(
     else if (result.status === "failed") log({ level: "error", msg: "mail dropped", ...fields });
     else {
       log({ level: "warn", msg: "mail retry", ...fields, delay_ms: result.delayMs });
-      setTimeout(run, result.delayMs + NUDGE_DELAY_MS).unref();
+      rounds.later(result.delayMs + NUDGE_DELAY_MS);
     }
   }
 
@@ -81,7 +77,7 @@ export function createMailSender(
       const due = await claimDueMail(database, BATCH, LEASE_MS);
       for (let start = 0; start < due.length; start += PARALLEL)
         await Promise.all(due.slice(start, start + PARALLEL).map(attempt));
-      if (due.length < BATCH || stopped) break;
+      if (due.length < BATCH || rounds.stopped) break;
     }
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
@@ -89,39 +85,20 @@ export function createMailSender(
     }
   }
 
-  function run(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = round()
-      .catch((error: unknown) => log({ level: "error", msg: "mail sending failed", error: String(error) }))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  }
+  const rounds = serialRounds(round, (error) =>
+    log({ level: "error", msg: "mail sending failed", error: String(error) }),
+  );
 
   return {
     enabled: true,
     nudge() {
-      // The round outlives the submission's request: it must not inherit its deadline (db/deadline.ts).
-      outsideRequest(() => setTimeout(run, NUDGE_DELAY_MS).unref());
+      rounds.later(NUDGE_DELAY_MS);
     },
     start() {
-      stopped = false;
-      poll = setInterval(run, POLL_MS);
-      poll.unref();
-      run();
+      rounds.start(POLL_MS);
     },
     async stop(timeoutMs) {
-      stopped = true;
-      clearInterval(poll);
-      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      await rounds.stop(timeoutMs);
       transport.close();
     },
   };
