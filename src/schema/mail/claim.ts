@@ -1,8 +1,7 @@
-// Taking due messages for one sender, as webhook deliveries are taken (../webhooks/claim.ts): a claim
-// moves each row's `nextAttemptAt` ahead by a lease, so no other process sends it meanwhile; on
-// PostgreSQL with FOR UPDATE SKIP LOCKED, so that senders of several processes take disjoint rows.
+// Taking due messages for one sender, leased as ../outbox-lease.ts says: no other process sends a
+// message while this one may.
 import type { Database } from "../../db/client.ts";
-import { Prisma } from "../../generated/sqlite/client.ts";
+import { leaseDue } from "../outbox-lease.ts";
 
 export interface ClaimedMail {
   id: string;
@@ -25,18 +24,10 @@ export async function claimDueMail(
     select: { id: true },
   });
   if (!due) return [];
-  const lease = new Date(now.getTime() + leaseMs);
-  const skipLocked = database.provider === "postgresql" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
-  const rows = await database.db.$queryRaw<{ id: string }[]>(Prisma.sql`
-    UPDATE "MailMessage" SET "nextAttemptAt" = ${lease}, "updatedAt" = ${now}
-    WHERE "id" IN (
-      SELECT "id" FROM "MailMessage"
-      WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now}
-      ORDER BY "id" LIMIT ${limit} ${skipLocked})
-    RETURNING "id"`);
-  if (rows.length === 0) return [];
+  const ids = await leaseDue(database, "MailMessage", { now, limit, leaseMs });
+  if (ids.length === 0) return [];
   return database.db.mailMessage.findMany({
-    where: { id: { in: rows.map((row) => row.id) } },
+    where: { id: { in: ids } },
     select: { id: true, messageId: true, to: true, subject: true, text: true, attempts: true },
     orderBy: { id: "asc" },
   });
