@@ -4,21 +4,18 @@
 // the storage. The database is copied first: a file uploaded later is an orphan in the copy (the
 // restored server sweeps it), and a file deleted in between is reported missing by `cms doctor`. The
 // file appears whole or not at all (written beside itself, renamed at the end).
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { createGzip } from "node:zlib";
-import tar from "tar-stream";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { takeSnapshot } from "../db/snapshot.ts";
 import { createLocalStorage, type StoredFile } from "../storage/local.ts";
 import { UsageError } from "./args.ts";
 import { progressBar } from "./progress.ts";
-import { addFile } from "./tar-entry.ts";
+import { addFile, writeTarGz } from "./tar-entry.ts";
 
 export const MANIFEST = "backup.json";
 export const BACKUP_FORMAT = 1;
@@ -50,30 +47,24 @@ export async function backupToFile(
     const bar = progressBar(process.stderr, "backing up", total + 1);
     bar.update(1, `database copied, ${files.length} asset files`);
 
-    const pack = tar.pack();
-    const written = pipeline(pack, createGzip(), createWriteStream(partial));
-    written.catch(() => {});
     let done = 1;
     let assets = 0;
     try {
-      const manifest = JSON.stringify({ format: BACKUP_FORMAT, database: kind, created_at: new Date() });
-      await addFile(pack, MANIFEST, Buffer.byteLength(manifest), Readable.from([manifest]));
-      await addFile(pack, `database/${kind}`, (await stat(snapshot)).size, createReadStream(snapshot));
-      for (const file of files) {
-        const bytes = await storage.read(file.accountId, file.assetId);
-        // Removed since it was listed (a purge): its row is gone from later states too.
-        if (!bytes) continue;
-        await addFile(pack, `assets/${file.accountId}/${file.assetId}`, file.size, bytes, file.modifiedAt);
-        assets++;
-        done += file.size;
-        bar.update(done, `${assets}/${files.length} asset files`);
-      }
-      pack.finalize();
-    } catch (error) {
-      pack.destroy(error as Error);
-      throw error;
+      await writeTarGz(partial, async (pack) => {
+        const manifest = JSON.stringify({ format: BACKUP_FORMAT, database: kind, created_at: new Date() });
+        await addFile(pack, MANIFEST, Buffer.byteLength(manifest), Readable.from([manifest]));
+        await addFile(pack, `database/${kind}`, (await stat(snapshot)).size, createReadStream(snapshot));
+        for (const file of files) {
+          const bytes = await storage.read(file.accountId, file.assetId);
+          // Removed since it was listed (a purge): its row is gone from later states too.
+          if (!bytes) continue;
+          await addFile(pack, `assets/${file.accountId}/${file.assetId}`, file.size, bytes, file.modifiedAt);
+          assets++;
+          done += file.size;
+          bar.update(done, `${assets}/${files.length} asset files`);
+        }
+      });
     } finally {
-      await written;
       bar.finish();
     }
     await rename(partial, out);
