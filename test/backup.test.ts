@@ -2,14 +2,14 @@
 // a fresh data directory (or PostgreSQL database): every entry acknowledged before the backup started is
 // there, whole, and the restored server renders the same pages and serves the same asset bytes as the
 // original. A restore into an instance that is not empty is refused in one line.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { cms, createAccount } from "./helpers/cli.ts";
-import { emptyInstance, startServer, type TestServer } from "./helpers/server.ts";
+import { emptyInstance, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 import { siteGet } from "./helpers/site.ts";
 
 const WRITERS = 8;
@@ -117,4 +117,17 @@ describe("cms backup and cms restore", () => {
     expect(again.code).toBe(1);
     expect(again.stderr.trim()).toMatch(/^cms: restore needs an empty database: .+$/);
   });
+
+  it.skipIf(!usesPostgres)(
+    "on PostgreSQL without pg_dump, says so in one line and writes nothing",
+    async () => {
+      const server = await startServer();
+      servers.push(server);
+      const file = join(work, "no-tools.tar.gz");
+      const result = await cms(server, ["backup", "--out", file], { PATH: "/nonexistent" });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toMatch(/^cms: pg_dump is not on PATH: .*postgresql-client\)$/);
+      expect(existsSync(file)).toBe(false);
+    },
+  );
 });
