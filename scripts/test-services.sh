@@ -26,6 +26,12 @@ if ! redis_up; then
   for _ in $(seq 1 30); do redis_up && break; sleep 1; done
 fi
 
+# The backup test dumps and restores PostgreSQL with its client tools.
+if ! command -v pg_dump >/dev/null 2>&1 || ! command -v pg_restore >/dev/null 2>&1; then
+  echo "== installing the PostgreSQL client tools"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null
+fi
+
 # The browser test drives Debian's Chromium (playwright's own download needs the internet).
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Chromium"

@@ -5,6 +5,7 @@ import { createServerAdapter } from "@whatwg-node/server";
 import type { Config } from "./config.ts";
 import { contextDeps } from "./context-deps.ts";
 import { type Database, ping } from "./db/client.ts";
+import { Deadline, withDeadline } from "./db/deadline.ts";
 import { queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import { log } from "./log.ts";
@@ -88,27 +89,30 @@ export function createApp(
       const ready = await ping(database.db);
       return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);
     }
+    const deadline = new Deadline(Date.now() + config.requestTimeoutMs);
     return withTimeout(
       config.requestTimeoutMs,
-      dispatch(request, pathname, clientIp(server.req, config.trustProxy)),
+      deadline,
+      withDeadline(deadline, () => dispatch(request, pathname, clientIp(server.req, config.trustProxy))),
     );
   });
 }
 
 /**
  * The answer, or 503 once `ms` have passed: a stuck database or a client trickling its body cannot hold
- * a request open for ever. The work itself is not cancelled; its late result is dropped.
+ * a request open for ever. The work is cancelled too (db/deadline.ts): it sends no statement after the
+ * deadline, so a write either commits before the 503 (which waits for a COMMIT already sent) or not at
+ * all; an answer whose work was cut short that way is a 503 too.
  */
-async function withTimeout(ms: number, answer: Promise<Response>): Promise<Response> {
+async function withTimeout(ms: number, deadline: Deadline, answer: Promise<Response>): Promise<Response> {
+  const late = () => json({ error: `Request timed out after ${ms} ms`, details: [] }, 503);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Response>((resolve) => {
-    timer = setTimeout(
-      () => resolve(json({ error: `Request timed out after ${ms} ms`, details: [] }, 503)),
-      ms,
-    );
+    timer = setTimeout(() => resolve(deadline.settled().then(late)), ms);
   });
   try {
-    return await Promise.race([answer, timeout]);
+    const response = await Promise.race([answer, timeout]);
+    return deadline.refused ? late() : response;
   } finally {
     clearTimeout(timer);
   }

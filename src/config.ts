@@ -2,7 +2,7 @@
 // docs/configuration.md): one zod schema over the variables, whose error names each wrong one.
 import { resolve } from "node:path";
 import { z } from "zod";
-import { flag, readVariables, secretUrl, text, wholeNumber } from "./env-fields.ts";
+import { flag, oneOf, readVariables, secretUrl, text, wholeNumber } from "./env-fields.ts";
 import { type MailSettings, mailSettings, mailVariables } from "./mail/settings.ts";
 
 export interface Config {
@@ -14,6 +14,11 @@ export interface Config {
    * embedded database under dataDir.
    */
   databaseUrl: string | undefined;
+  /**
+   * When an SQLite commit waits for the disk (SQLITE_SYNCHRONOUS): "full", every commit (a power cut loses
+   * nothing acknowledged); "normal", at WAL checkpoints only (faster; a power cut may lose the last commits).
+   */
+  sqliteSynchronous: SqliteSynchronous;
   /** Largest JSON body accepted, in bytes. */
   jsonBodyLimit: number;
   /** Largest uploaded file, in bytes (CMS_UPLOAD_LIMIT); for JSON uploads, the base64 text counts. */
@@ -46,6 +51,8 @@ export interface Config {
   /** Form notifications by email (SMTP_URL, SMTP_FROM, SMTP_RETRY_DELAY_MS). */
   mail: MailSettings;
 }
+
+export type SqliteSynchronous = "full" | "normal";
 
 /** How webhook deliveries are sent and retried (docs/webhooks.md). */
 export interface WebhookSettings {
@@ -100,6 +107,7 @@ export const environment = z.object({
     "a postgresql:// URL",
     "leave it unset for the embedded database under CMS_DATA_DIR",
   ),
+  SQLITE_SYNCHRONOUS: oneOf(["full", "normal"], "full"),
   // File sizes are stored as 32-bit integers.
   CMS_UPLOAD_LIMIT: wholeNumber(DEFAULT_UPLOAD_LIMIT, 1, 2 ** 31 - 1),
   RATE_LIMIT_PER_MINUTE: wholeNumber(DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
@@ -138,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: variables.HOST,
     dataDir: resolve(variables.CMS_DATA_DIR),
     databaseUrl: variables.DATABASE_URL,
+    sqliteSynchronous: variables.SQLITE_SYNCHRONOUS,
     jsonBodyLimit: 2 * 1024 * 1024,
     uploadLimit: variables.CMS_UPLOAD_LIMIT,
     rateLimitPerMinute: variables.RATE_LIMIT_PER_MINUTE,

@@ -37,6 +37,19 @@ export function flag() {
     .register(rules, { rule: "true or false" });
 }
 
+/** One of `choices`, case-insensitive; unset is `fallback`. */
+export function oneOf<const Choice extends string>(
+  choices: readonly [Choice, ...Choice[]],
+  fallback: Choice,
+) {
+  return z
+    .preprocess((value) => {
+      const given = unsetIfBlank(value);
+      return typeof given === "string" ? given.trim().toLowerCase() : given;
+    }, z.enum(choices).default(fallback))
+    .register(rules, { rule: choices.join(" or ") });
+}
+
 /** Any text, without surrounding spaces; unset or blank is `fallback`. */
 export function text<Fallback extends string | undefined>(fallback: Fallback) {
   return z

@@ -12,6 +12,7 @@ import { log } from "./log.ts";
 import { createOutbox } from "./mail/index.ts";
 import { createRateLimiter } from "./rate-limit/index.ts";
 import { withRequestLog } from "./request-log.ts";
+import { startOrphanSweep } from "./schema/assets/orphan-sweep.ts";
 import { previewSigningKey } from "./schema/previews/signing-key.ts";
 import { recordsRevisions } from "./schema/revisions/record.ts";
 import { startTrashSweep } from "./schema/trash/sweep.ts";
@@ -51,8 +52,8 @@ const limiter = createRateLimiter(
   },
   log,
 );
-// Form notifications: an in-memory SMTP queue when SMTP_URL is set (src/mail/).
-const outbox = createOutbox(config.mail, log);
+// Form notifications: written with each submission, sent through SMTP when SMTP_URL is set (src/mail/).
+const outbox = createOutbox(database, config.mail, log);
 // Webhook deliveries, from the outbox table the writes fill (src/webhooks/).
 const webhooks = createDispatcher(
   database,
@@ -60,8 +61,11 @@ const webhooks = createDispatcher(
   log,
 );
 const app = createApp(database, storage, config, limiter, outbox, webhooks);
+outbox.start();
 // Trash items older than TRASH_KEEP_DAYS are purged now and then hourly, outside any request.
 startTrashSweep(database.db, storage, config.history.trashKeepDays, log);
+// Asset files without a row (a crash between storing an upload and its row), an hour old, likewise.
+startOrphanSweep(database.db, storage, log);
 let shuttingDown = false;
 const server = createServer(
   {
@@ -105,8 +109,8 @@ function shutdown(signal: string) {
   shuttingDown = true;
   log({ level: "info", msg: "shutting down", signal });
   server.close(async () => {
-    // Queued form notifications get a few seconds to go out (the queue lives in memory).
-    await Promise.all([outbox.flush(5_000), webhooks.stop()]);
+    // Notifications being sent get a few seconds; the rest wait in the database for the next start.
+    await Promise.all([outbox.stop(5_000), webhooks.stop()]);
     await Promise.all([database.close(), limiter.close()]);
     process.exit(0);
   });

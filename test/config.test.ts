@@ -14,6 +14,7 @@ describe("loadConfig", () => {
       port: 3000,
       host: "0.0.0.0",
       databaseUrl: undefined,
+      sqliteSynchronous: "full",
       jsonBodyLimit: 2 * 1024 * 1024,
       uploadLimit: 25 * 1024 * 1024,
       rateLimitPerMinute: 0,
@@ -32,7 +33,8 @@ describe("loadConfig", () => {
         url: undefined,
         from: "Content Management Service <cms@localhost>",
         retryDelayMs: 1000,
-        attempts: 6,
+        retryMaxDelayMs: 3_600_000,
+        attempts: 30,
       },
     });
     expect(defaults.dataDir).toMatch(/\/data$/);
@@ -60,6 +62,7 @@ describe("loadConfig", () => {
       mail: { url: "smtps://user:pass@mail.test:465", from: "Acme <cms@acme.test>" },
     });
     expect(loadConfig({ DATABASE_URL: "file:/tmp/x.db" }).databaseUrl).toBe("file:/tmp/x.db");
+    expect(loadConfig({ SQLITE_SYNCHRONOUS: " Normal " }).sqliteSynchronous).toBe("normal");
   });
 
   it("names the variable, the rule and the value it got", () => {
@@ -75,6 +78,9 @@ describe("loadConfig", () => {
       'CMS_UPLOAD_LIMIT must be a whole number from 1 to 2147483647 (got "-1")',
     );
     expect(refusal({ TRUST_PROXY: "yes" })).toThrow('TRUST_PROXY must be true or false (got "yes")');
+    expect(refusal({ SQLITE_SYNCHRONOUS: "off" })).toThrow(
+      'SQLITE_SYNCHRONOUS must be full or normal (got "off")',
+    );
     expect(refusal({ SMTP_RETRY_DELAY_MS: "0" })).toThrow("SMTP_RETRY_DELAY_MS must be a whole number >= 1");
   });
 

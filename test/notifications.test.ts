@@ -1,12 +1,17 @@
 // Form notifications by email (issue #5): with SMTP_URL set, a submission to a form with
-// notification_enabled mails each notification address, through an in-memory queue that retries
-// temporary failures and never holds up the submission. The SMTP listener is started by the test.
-import { request as httpRequest } from "node:http";
+// notification_enabled mails each notification address, through the outbox table (issue #23), retrying
+// temporary failures and never holding up the submission. The SMTP listener is started by the test.
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, request } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import {
+  bodyOf,
+  createContactForm,
+  graphql as graphqlAs,
+  submitContact,
+  waitFor,
+} from "./helpers/contact-form.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
 interface Received {
@@ -59,61 +64,6 @@ function startSmtp(): Promise<number> {
   );
 }
 
-function graphql(query: string, variables: Record<string, unknown>) {
-  return request(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${account.token}` },
-    body: JSON.stringify({ query, variables }),
-  });
-}
-
-function submit(form: Record<string, string>) {
-  const { port } = new URL(server.url);
-  const body = new URLSearchParams(form).toString();
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/cms/contact/submit",
-        method: "POST",
-        headers: {
-          host: account.domain,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-async function waitFor<T>(check: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = check();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error("timed out waiting for mail");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The decoded text of a simple (7bit or quoted-printable) message. */
-function bodyOf(raw: string): string {
-  const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
-  return /content-transfer-encoding: quoted-printable/i.test(raw)
-    ? body
-        .replace(/=\r\n/g, "")
-        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
-    : body;
-}
-
 beforeAll(async () => {
   const port = await startSmtp();
   server = await startServer({
@@ -122,47 +72,16 @@ beforeAll(async () => {
     SMTP_RETRY_DELAY_MS: "100",
   });
   account = await createAccount(server);
-  const client = api(server, account);
-  const collection = await client.post("/collections", {
-    name: "Messages",
-    handle: "messages",
-    routing: "messages/:handle",
-    blueprint: {
-      handle: "messages",
-      fields: [
-        { handle: "name", display: "Your name", type: "text", options: { required: true } },
-        { handle: "message", display: "Message", type: "text" },
-        { handle: "copies", display: "Copies", type: "number" },
-      ],
-    },
-  });
-  expect(collection.status, collection.text).toBe(201);
-  const form = await client.post("/forms", {
-    title: "Contact us",
-    handle: "contact",
-    collection_handle: "messages",
-    blueprint_handle: "messages",
-  });
-  expect(form.status, form.text).toBe(201);
-  const enabled = await graphql(
-    `mutation ($account: ID!, $input: FormNotificationsInput!) {
-      formNotificationsUpdate(account_id: $account, id: "contact", input: $input) { notification_enabled notification_emails }
-    }`,
-    {
-      account: account.account_id,
-      input: { notification_enabled: true, notification_emails: ["ops@acme.test", "boss@acme.test"] },
-    },
-  );
-  expect(enabled.body.data?.formNotificationsUpdate, enabled.text).toEqual({
-    notification_enabled: true,
-    notification_emails: "ops@acme.test, boss@acme.test",
-  });
+  await createContactForm(server, account);
 }, 60_000);
 
 afterAll(async () => {
   await server?.stop();
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
+
+const graphql = (query: string, variables: object) => graphqlAs(server, account, query, variables);
+const submit = (form: Record<string, string>) => submitContact(server, account, form);
 
 describe("form notifications over SMTP", () => {
   it("mails each address the form's name and the submitted fields", async () => {
@@ -184,6 +103,7 @@ describe("form notifications over SMTP", () => {
       expect(mail.from).toBe("cms@acme.test");
       expect(mail.raw).toMatch(/^From: Acme CMS <cms@acme\.test>\r?$/m);
       expect(mail.raw).toMatch(/^Subject: New submission: Contact us\r?$/m);
+      expect(mail.raw).toMatch(/^Message-ID: <submission-cnety_[0-9a-z]{26}-[12]@[^>]+>\r?$/im);
       const body = bodyOf(mail.raw);
       expect(body).toContain('New submission to the form "Contact us" (contact).');
       expect(body).toContain("Your name: Ada Lovelace");

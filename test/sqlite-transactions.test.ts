@@ -121,4 +121,17 @@ describe("SQLite transactions", () => {
     expect(kept.map((row) => row.id)).toEqual(ids.filter((id) => !id.endsWith("3")));
     expect(counts.every((n) => n <= ids.length - 1)).toBe(true);
   });
+
+  it("commits with synchronous = FULL by default, NORMAL when SQLITE_SYNCHRONOUS says so", async () => {
+    const level = async (db: CmsDatabase["db"]) =>
+      Number((await db.$queryRawUnsafe<{ synchronous: number }[]>("PRAGMA synchronous"))[0]?.synchronous);
+    // SQLite's numbers: 1 NORMAL, 2 FULL.
+    expect(await level(database.db)).toBe(2);
+    const fast = await openDatabase({ dataDir: dir, databaseUrl: undefined, sqliteSynchronous: "normal" });
+    try {
+      expect(await level(fast.db)).toBe(1);
+    } finally {
+      await fast.close();
+    }
+  });
 });

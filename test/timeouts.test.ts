@@ -2,11 +2,14 @@
 // is cut off, a request whose body never completes is answered 503 with the error body, and the server
 // keeps answering everyone else meanwhile.
 import { connect, type Socket } from "node:net";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "./helpers/api.ts";
-import { expectError } from "./helpers/assertions.ts";
+import { api, request } from "./helpers/api.ts";
+import { expectCreated, expectError } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
 let account: TestAccount;
@@ -112,5 +115,66 @@ describe("slow clients", () => {
     } finally {
       for (const raw of raws) raw.socket.destroy();
     }
+  });
+});
+
+/**
+ * Holds the database's write lock (SQLite: the file's; PostgreSQL: the entry's row) from another
+ * connection until `release` is called, so that a write to the entry waits past the request timeout.
+ */
+async function holdWriteLock(entryId: string): Promise<{ release(): Promise<void> }> {
+  if (usesPostgres) {
+    const client = new pg.Client({ connectionString: server.env.DATABASE_URL });
+    await client.connect();
+    await client.query("BEGIN");
+    await client.query('SELECT 1 FROM "Entry" WHERE "id" = $1 FOR UPDATE', [entryId]);
+    return {
+      async release() {
+        await client.query("ROLLBACK");
+        await client.end();
+      },
+    };
+  }
+  const db = new Database(join(String(server.env.CMS_DATA_DIR), "cms.db"));
+  db.exec("BEGIN IMMEDIATE");
+  return {
+    async release() {
+      db.exec("ROLLBACK");
+      db.close();
+    },
+  };
+}
+
+describe("the request timeout cancels work", () => {
+  it("a write answered 503 is not committed afterwards", { timeout: 30_000 }, async () => {
+    const client = api(server, account);
+    await expectCreated(
+      client.post("/collections", {
+        name: "Slow",
+        handle: "slow",
+        routing: "slow/:handle",
+        blueprint: { fields: [] },
+      }),
+    );
+    const created = await client.post("/collections/slow/entries", { handle: "kept", title: "Before" });
+    expect(created.status, created.text).toBe(201);
+    const lock = await holdWriteLock(created.body.id);
+    // The write waits for the lock; the lock goes 1.5 s after the request's deadline (1.5 s).
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => void lock.release().then(resolve), 3_000),
+    );
+    const patched = await client.patch("/collections/slow/entries/kept", { title: "After" });
+    await released;
+    expect(patched.status, patched.text).toBe(503);
+    expect(patched.body.error).toMatch(/timed out/);
+    // Long enough for the write, had it gone on, to have committed.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const read = await client.get("/collections/slow/entries/kept");
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.title).toBe("Before");
+    // The server goes on writing normally.
+    const later = await client.patch("/collections/slow/entries/kept", { title: "Later" });
+    expect(later.status, later.text).toBe(200);
+    expect(later.body.title).toBe("Later");
   });
 });

@@ -11,14 +11,19 @@ import { ApiError } from "../schema/errors.ts";
 import { recordsRevisions } from "../schema/revisions/record.ts";
 import { oneLine, readSettings, SetupError } from "../setup-errors.ts";
 import { parseCommandLine, UsageError } from "./args.ts";
-import { commands, mcpOptions, usage } from "./commands.ts";
+import { commands, mcpOptions, restoreOptions, usage } from "./commands.ts";
 import { databaseName } from "./database-name.ts";
 
 async function run(): Promise<void> {
   logToStderr();
   const options = Object.fromEntries(Object.entries(commands).map(([name, { options }]) => [name, options]));
-  const { command, values } = parseCommandLine(process.argv.slice(2), { ...options, mcp: mcpOptions });
+  const { command, values } = parseCommandLine(process.argv.slice(2), {
+    ...options,
+    mcp: mcpOptions,
+    restore: restoreOptions,
+  });
   if (command === "mcp") return serveMcp(values);
+  if (command === "restore") return restore(values);
   const chosen = commands[command];
   if (!chosen) {
     console.log(usage);
@@ -62,6 +67,19 @@ async function serveMcp(values: Record<string, unknown>): Promise<void> {
   } finally {
     await database.db.$disconnect();
   }
+}
+
+/** Into an empty instance: the database is not opened (SQLite would create its file) before the check. */
+async function restore(values: Record<string, unknown>): Promise<void> {
+  const config = readSettings(() => loadConfig());
+  const { restoreFromFile } = await import("./restore.ts");
+  const summary = await restoreFromFile(config, String(values.file));
+  console.log(
+    values.json
+      ? JSON.stringify(summary)
+      : `restored the ${summary.database} database and ${summary.assets} asset files from ${summary.file}`,
+  );
+  console.error(`cms: wrote to ${databaseName(config)}`);
 }
 
 try {

@@ -106,6 +106,30 @@ export const commands: Record<string, Command> = {
       return { json: report, text: reportText(report), wrote: !report.dry_run };
     },
   },
+  backup: {
+    options: { out: required, json },
+    async run(database, { out = "" }, config) {
+      // Loaded here only: the archive writer.
+      const { backupToFile } = await import("./backup.ts");
+      const summary = await backupToFile(database, config, out);
+      const text = `backed up the ${summary.database} database and ${summary.assets} asset files to ${summary.file} (${summary.bytes} bytes)`;
+      return { json: summary, text, wrote: false };
+    },
+  },
+  doctor: {
+    options: { json },
+    async run(database, _values, config) {
+      const { diagnose, reportText } = await import("./doctor.ts");
+      const report = await diagnose(database, config);
+      return { json: report, text: reportText(report), wrote: false };
+    },
+  },
+};
+
+/** `cms restore`: run by cms.ts itself, since it must not open (and so create) the database first. */
+export const restoreOptions: Record<string, OptionSpec> = {
+  file: { type: "string", required: true, positional: true },
+  json,
 };
 
 /** `cms mcp`: served by cms.ts itself, since it holds stdout for the protocol until stdin closes. */
@@ -120,5 +144,8 @@ export const usage = `usage:
   cms theme install --account ACCOUNT_ID [--name starter] [--json]
   cms export --account ACCOUNT_ID --out FILE.yaml|FILE.tar.gz [--json]   the whole site (.tar.gz: with asset files)
   cms import --account ACCOUNT_ID FILE.yaml|FILE.tar.gz [--dry-run] [--json]   a whole site, all or nothing
+  cms backup --out FILE.tar.gz [--json]   the whole instance (database and asset files), while the server runs
+  cms restore FILE.tar.gz [--json]   a backup into an empty data directory (or PostgreSQL database)
+  cms doctor [--json]   asset files no asset names, and assets whose file is missing
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
 They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;

@@ -7,8 +7,6 @@ import { rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createGzip } from "node:zlib";
-import tar, { type Pack } from "tar-stream";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { createContext } from "../schema/context.ts";
@@ -16,6 +14,7 @@ import { assetFiles, type ExportProgress, exportSite } from "../schema/export/in
 import { createLocalStorage } from "../storage/local.ts";
 import { UsageError } from "./args.ts";
 import { type Progress, progressBar } from "./progress.ts";
+import { addFile, writeTarGz } from "./tar-entry.ts";
 
 export interface ExportSummary {
   file: string;
@@ -67,36 +66,14 @@ async function writeArchive(
   document: string,
   assets: AsyncIterable<{ name: string; size: number; read(): Promise<Readable | undefined> }>,
 ): Promise<number> {
-  const pack = tar.pack();
-  const written = pipeline(pack, createGzip(), createWriteStream(file));
-  // Awaited below; until then a failure of the file must not count as an unhandled rejection.
-  written.catch(() => {});
   let missing = 0;
-  try {
+  await writeTarGz(file, async (pack) => {
     await addFile(pack, "site.yaml", (await stat(document)).size, createReadStream(document));
     for await (const asset of assets) {
       const bytes = await asset.read();
       if (bytes) await addFile(pack, `assets/${asset.name}`, asset.size, bytes);
       else missing++;
     }
-    pack.finalize();
-  } catch (error) {
-    pack.destroy(error as Error);
-    throw error;
-  } finally {
-    await written;
-  }
-  return missing;
-}
-
-async function addFile(pack: Pack, name: string, size: number, bytes: Readable): Promise<void> {
-  let settle: (error?: Error | null) => void = () => {};
-  const added = new Promise<void>((resolve, reject) => {
-    settle = (error) => (error ? reject(error) : resolve());
   });
-  const entry = pack.entry({ name, size, mode: 0o644, mtime: new Date() }, (error?: Error | null) =>
-    settle(error),
-  );
-  await pipeline(bytes, entry);
-  await added;
+  return missing;
 }

@@ -6,6 +6,7 @@ import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
 import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
+import { deadlineAdapter } from "./deadline.ts";
 import { fastEntryReads } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateNextPublish, postgresNextPublish } from "./generation.ts";
@@ -43,17 +44,18 @@ export interface Database {
  * cannot be written) throws a SetupError naming the setting.
  * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
  * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
+ * `sqliteSynchronous` (unset: "full") says when an SQLite commit waits for the disk.
  * `recordRevisions`: writes of entries record their revisions (entry-revisions.ts; off for the seeding).
  */
 export async function openDatabase(
-  config: Pick<Config, "dataDir" | "databaseUrl">,
+  config: Pick<Config, "dataDir" | "databaseUrl"> & Partial<Pick<Config, "sqliteSynchronous">>,
   { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
   installPlanCache();
   const changes = new Changes();
   const { nextPublish, connected } = lateNextPublish();
   const generation = scheduledGeneration(changes, nextPublish);
-  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+  if (isPostgresUrl(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),
       import("../generated/postgresql/client.ts"),
@@ -69,7 +71,7 @@ export async function openDatabase(
       connected(postgresNextPublish(adapter));
       return adapter;
     };
-    const adapter = counting(factory);
+    const adapter = instrumented(factory);
     const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
     await answers(db, config.databaseUrl);
     const url = config.databaseUrl;
@@ -94,17 +96,18 @@ export async function openDatabase(
       },
     };
   }
-  const file = config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
+  const file = sqliteFile(config);
   const setting = config.databaseUrl ? "DATABASE_URL" : "CMS_DATA_DIR";
   writableDirectory(dirname(file), setting);
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
   let sqlite: ReturnType<typeof serializedSqlite>;
   try {
-    sqlite = serializedSqlite(file, { keepStatistics, changes, connected });
+    const synchronous = config.sqliteSynchronous ?? "full";
+    sqlite = serializedSqlite(file, { keepStatistics, changes, connected, synchronous });
   } catch (error) {
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
-  const adapter = counting(sqlite.factory);
+  const adapter = instrumented(sqlite.factory);
   const db = guardText(new PrismaClient({ adapter }), generation);
   return {
     db,
@@ -125,6 +128,15 @@ export async function openDatabase(
   };
 }
 
+/** The embedded database's file: DATABASE_URL's file:PATH, else cms.db in the data directory. */
+export function sqliteFile(config: Pick<Config, "dataDir" | "databaseUrl">): string {
+  return config.databaseUrl?.replace(/^file:/, "") ?? join(config.dataDir, "cms.db");
+}
+
+/** Whether DATABASE_URL names PostgreSQL. */
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  url !== undefined && /^postgres(ql)?:\/\//.test(url);
+
 /** The first connection, so that a server out of reach or a missing database stops start-up in one line. */
 async function answers(db: Db, url: string): Promise<void> {
   try {
@@ -135,9 +147,13 @@ async function answers(db: Db, url: string): Promise<void> {
   }
 }
 
-/** CMS_COUNT_QUERIES=1: count each request's SQL statements (query-count.ts). */
-function counting<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
-  return queryCountingEnabled() ? countingAdapter(factory) : factory;
+/**
+ * Every connection keeps its request's deadline (deadline.ts); CMS_COUNT_QUERIES=1 also counts each
+ * request's SQL statements (query-count.ts).
+ */
+function instrumented<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
+  const bounded = deadlineAdapter(factory);
+  return queryCountingEnabled() ? countingAdapter(bounded) : bounded;
 }
 
 function guardText(client: Db, generation: Generation): Db {

@@ -1,9 +1,11 @@
-// The outbox the server hands the schema: the SMTP mail queue when SMTP_URL is set, else nothing.
+// The outbox the server hands the schema: the SMTP sender when SMTP_URL is set, else nothing.
+import type { Database } from "../db/client.ts";
 import type { Log } from "../log.ts";
-import { noOutbox, type Outbox } from "./outbox.ts";
-import { createMailQueue } from "./queue.ts";
+import { createMailSender, type MailSender } from "./sender.ts";
 import type { MailSettings } from "./settings.ts";
 
-export function createOutbox(settings: MailSettings, log: Log): Outbox {
-  return settings.url ? createMailQueue({ ...settings, url: settings.url }, log) : noOutbox;
+const idle: MailSender = { enabled: false, nudge() {}, start() {}, stop: async () => {} };
+
+export function createOutbox(database: Database, settings: MailSettings, log: Log): MailSender {
+  return settings.url ? createMailSender(database, { ...settings, url: settings.url }, log) : idle;
 }

@@ -1,5 +1,6 @@
-// What the schema hands over for delivery: plain messages, one recipient each. The schema only
-// enqueues (Context.outbox); delivery happens later, outside the request, in the mail queue.
+// What the schema sees of mail: whether notifications are sent at all (SMTP_URL), and a nudge for the
+// server's sender once a write has added messages. The messages themselves are rows written in the
+// write's transaction (src/schema/mail/enqueue.ts); the sender (sender.ts) delivers them later.
 export interface OutgoingMail {
   to: string;
   subject: string;
@@ -7,11 +8,11 @@ export interface OutgoingMail {
 }
 
 export interface Outbox {
-  /** Queues the message and returns at once; never throws. */
-  send(message: OutgoingMail): void;
-  /** Resolves once nothing is queued, or after `timeoutMs` (at shutdown). */
-  flush(timeoutMs: number): Promise<void>;
+  /** SMTP is set: a write records its messages. Without it none are recorded (none would ever go). */
+  enabled: boolean;
+  /** Wakes the sender after a write added messages; never waits, never throws. */
+  nudge(): void;
 }
 
-/** Without SMTP_URL: nothing is sent. */
-export const noOutbox: Outbox = { send() {}, flush: async () => {} };
+/** Without SMTP_URL (and in the CLI and schema tests): nothing is recorded, nothing sent. */
+export const noOutbox: Outbox = { enabled: false, nudge() {} };

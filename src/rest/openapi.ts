@@ -78,7 +78,7 @@ const errors = {
   ],
   503: [
     "ServiceUnavailable",
-    "Not answered within `REQUEST_TIMEOUT_MS` (30 s by default); the work may still complete.",
+    "Not answered within `REQUEST_TIMEOUT_MS` (30 s by default); the work is cancelled: a write committed before this answer or not at all.",
   ],
 } as const;
 type ErrorStatus = keyof typeof errors;

@@ -19,6 +19,8 @@ export const prefixes = {
   webhook: "whk_",
   /** A webhook delivery: its ID is the Standard Webhooks message ID (`webhook-id`). */
   delivery: "msg_",
+  /** A form notification to one address (its Message-ID header is made from the submission). */
+  mail: "mail_",
 } as const;
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";

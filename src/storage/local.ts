@@ -21,6 +21,14 @@ export interface ByteRange {
   end: number;
 }
 
+/** A committed asset file, as `Storage.list` tells of it. */
+export interface StoredFile {
+  accountId: string;
+  assetId: string;
+  size: number;
+  modifiedAt: Date;
+}
+
 export interface Storage {
   /** Writes the stream to a new staged file. On failure, the partial file is removed and the error rethrown. */
   stage(source: Readable | AsyncIterable<Uint8Array>): Promise<StagedFile>;
@@ -38,6 +46,8 @@ export interface Storage {
   read(accountId: string, assetId: string, range?: ByteRange): Promise<Readable | undefined>;
   /** Removes an asset's file; nothing happens when it is already gone. */
   remove(accountId: string, assetId: string): Promise<void>;
+  /** Every committed asset file (never a staged one), for backups and the orphan checks. */
+  list(): AsyncIterable<StoredFile>;
 }
 
 const stagedIdPattern = /^[0-9a-f]{32}$/;
@@ -128,7 +138,28 @@ export async function createLocalStorage(root: string): Promise<Storage> {
     async remove(accountId, assetId) {
       await rm(assetPath(accountId, assetId), { force: true });
     },
+
+    async *list() {
+      for (const accountId of await namesIn(root)) {
+        if (!keyPattern.test(accountId)) continue;
+        for (const assetId of await namesIn(accountDir(accountId))) {
+          if (!keyPattern.test(assetId)) continue;
+          // Removed since the directory was read: not there any more.
+          const info = await stat(assetPath(accountId, assetId)).catch(() => undefined);
+          if (info?.isFile()) yield { accountId, assetId, size: info.size, modifiedAt: info.mtime };
+        }
+      }
+    },
   };
+}
+
+/** The names in a directory, sorted; none when it is gone or not a directory. */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
 }
 
 function isMissing(error: unknown): boolean {

@@ -6,7 +6,8 @@
 import type { WebhookSettings } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { Log } from "../log.ts";
-import { type Context, type ContextDeps, createContext } from "../schema/context.ts";
+import { serialRounds } from "../outbox-rounds.ts";
+import { type ContextDeps, createContext } from "../schema/context.ts";
 import { pruneDeliveryLog, recordAttempt } from "../schema/webhooks/attempt.ts";
 import { type Claimed, claimDue } from "../schema/webhooks/claim.ts";
 import type { WebhookDispatch } from "../schema/webhooks/outbox.ts";
@@ -32,10 +33,6 @@ export function createDispatcher(
   log: Log,
 ): Dispatcher {
   let deps: ContextDeps | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  let poll: NodeJS.Timeout | undefined;
   let lastPrune = 0;
   // A lease outlives an attempt: no other process takes the delivery while this one may still send it.
   const leaseMs = settings.timeoutMs + 30_000;
@@ -46,13 +43,15 @@ export function createDispatcher(
     await recordAttempt(database.db, settings, delivery, body, outcome);
   }
 
-  async function round(ctx: Context) {
+  async function round() {
+    if (!deps) return;
+    const ctx = createContext({ ...deps, reads: undefined }, { headers: new Headers() });
     await sweepScheduled(ctx);
     for (;;) {
       const due = await claimDue(database, BATCH, leaseMs);
       for (let start = 0; start < due.length; start += PARALLEL)
         await Promise.all(due.slice(start, start + PARALLEL).map(attempt));
-      if (due.length < BATCH || stopped) break;
+      if (due.length < BATCH || rounds.stopped) break;
     }
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
@@ -60,41 +59,19 @@ export function createDispatcher(
     }
   }
 
-  function run(): void {
-    if (!deps || stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    const ctx = createContext({ ...deps, reads: undefined }, { headers: new Headers() });
-    running = round(ctx)
-      .catch((error: unknown) =>
-        log({ level: "error", msg: "webhook dispatch failed", error: String(error) }),
-      )
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  }
+  const rounds = serialRounds(round, (error) =>
+    log({ level: "error", msg: "webhook dispatch failed", error: String(error) }),
+  );
 
   return {
     nudge() {
-      setTimeout(run, NUDGE_DELAY_MS).unref();
+      rounds.later(NUDGE_DELAY_MS);
     },
     start(given) {
       deps = given;
-      poll = setInterval(run, settings.pollMs);
-      poll.unref();
-      run();
+      rounds.start(settings.pollMs);
     },
     /** Stops taking deliveries; attempts in flight get a moment, and one cut short is retried later. */
-    async stop() {
-      stopped = true;
-      clearInterval(poll);
-      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
-    },
+    stop: () => rounds.stop(STOP_WAIT_MS),
   };
 }

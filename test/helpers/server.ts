@@ -80,6 +80,23 @@ export async function startServer(
   return spawnServer(await freshDatabase(options.database), extraEnv);
 }
 
+/**
+ * A fresh database and data directory no server has used yet (`cms restore` fills them, with `env`);
+ * `start` serves them, and that server's stop() drops them.
+ */
+export async function emptyInstance(): Promise<{
+  env: NodeJS.ProcessEnv;
+  start(extraEnv?: NodeJS.ProcessEnv): Promise<TestServer>;
+  drop(): Promise<void>;
+}> {
+  const database = await freshDatabase();
+  return {
+    env: database.env,
+    start: (extraEnv = {}) => spawnServer(database, extraEnv),
+    drop: database.drop,
+  };
+}
+
 /** This run's database (TEST_DATABASE), or the other one for a test that moves data between them. */
 export type TestDatabaseKind = "sqlite" | "postgres";
 

@@ -15,7 +15,7 @@ import { pruneLater } from "../revisions/prune.ts";
 import { recordsRevisions, revisionAuthor } from "../revisions/record.ts";
 import type { EntryRow } from "../revisions/state.ts";
 import type { EventType } from "../webhooks/events.ts";
-import { anyListens, recordEvents } from "../webhooks/outbox.ts";
+import { anyListens, recordEvents, type Tx } from "../webhooks/outbox.ts";
 import { entryEvents } from "./events.ts";
 import type { EntryCreate, EntryUpdate } from "./inputs.ts";
 import { contentPath, type PathEntry, refreshChildPaths } from "./paths.ts";
@@ -62,6 +62,7 @@ export interface StoredEntry extends PathEntry {
  * Inserts the entry with its references (one write: Prisma makes it a transaction) and returns it as
  * `query` selects (Pothos' selection for the answer; every column without one). Relations the caller
  * holds (`held`: the collection, the blueprint row) are put on the answer instead of being read back.
+ * `alsoWrite` writes more in the same transaction (a submission's notifications), given the entry's ID.
  */
 export async function insertEntry(
   ctx: Context,
@@ -72,6 +73,7 @@ export async function insertEntry(
   query: EntryQuery = {},
   held: Record<string, object> = {},
   also: EventType[] = [],
+  alsoWrite?: (tx: Tx, entryId: string) => Promise<void>,
 ): Promise<Entry> {
   const now = new Date();
   const settled = {
@@ -116,11 +118,13 @@ export async function insertEntry(
     scope.accountId,
     events.map((event) => event.type),
   );
-  if (!listened) return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
+  if (!listened && !alsoWrite)
+    return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
   // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
   const entry = await ctx.db.$transaction(async (tx) => {
     const created = await tx.entry.create({ ...answer.query, data });
-    await recordEvents(ctx, tx, scope.accountId, events);
+    if (listened) await recordEvents(ctx, tx, scope.accountId, events);
+    await alsoWrite?.(tx, row.id);
     return created;
   });
   return answer.attach(entry) as Entry;

@@ -1,8 +1,9 @@
 // Notifications of a form's submissions (content-api.md leaves their content open): with
 // `notification_enabled`, each of `notification_emails` gets a plain-text message naming the form and
-// listing the submitted fields. Queued through the context's outbox: never waits for, nor fails on, mail.
+// listing the submitted fields. Written in the submission's transaction (../mail/enqueue.ts) and sent by
+// the server later: the submission never waits for, nor fails on, mail.
+import type { OutgoingMail } from "../../mail/outbox.ts";
 import type { FieldDefinition } from "../blueprints/fields.ts";
-import type { Context } from "../context.ts";
 
 export interface NotifyingForm {
   title: string;
@@ -12,14 +13,14 @@ export interface NotifyingForm {
   collection: { handle: string };
 }
 
-export function notifySubmission(
-  ctx: Pick<Context, "outbox">,
+/** The messages a submission sends, one per notification address (none when notifications are off). */
+export function submissionMails(
   form: NotifyingForm,
   fields: FieldDefinition[],
   values: Record<string, unknown>,
   entryHandle: string,
-): void {
-  if (!form.notificationEnabled || !form.notificationEmails) return;
+): OutgoingMail[] {
+  if (!form.notificationEnabled || !form.notificationEmails) return [];
   const lines = fields
     .filter((field) => values[field.handle] !== undefined)
     .map((field) => `${field.display}: ${shown(values[field.handle])}`);
@@ -32,9 +33,11 @@ export function notifySubmission(
     "",
   ].join("\n");
   const subject = `New submission: ${form.title}`.replace(/[\r\n]+/g, " ");
-  for (const to of form.notificationEmails.split(",").map((email) => email.trim())) {
-    if (to) ctx.outbox.send({ to, subject, text });
-  }
+  return form.notificationEmails
+    .split(",")
+    .map((email) => email.trim())
+    .filter((to) => to !== "")
+    .map((to) => ({ to, subject, text }));
 }
 
 function shown(value: unknown): string {

@@ -10,7 +10,9 @@ import { insertEntry } from "../entries/save.ts";
 import { normalizeValues } from "../entries/values.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { formFieldsOf } from "../forms/form-fields.ts";
-import { notifySubmission } from "../forms/notify.ts";
+import { submissionMails } from "../forms/notify.ts";
+import { enqueueMail } from "../mail/enqueue.ts";
+import type { Tx } from "../webhooks/outbox.ts";
 import { hostName } from "./host.ts";
 import { countSubmission, looksLikeSpam } from "./spam.ts";
 
@@ -119,9 +121,23 @@ export async function submitForm(
     published_at: usesDate(form.collection.routing) ? now : null,
   };
   const blueprint = { id: form.blueprint.id, fields };
-  await insertEntry(ctx, scope, form.collection, input, { blueprint, ...normalized }, {}, {}, [
-    "form.submitted",
-  ]);
-  notifySubmission(ctx, form, fields, values, input.handle);
+  const mails = ctx.outbox.enabled ? submissionMails(form, fields, values, input.handle) : [];
+  // The notifications are written with the entry: a submission acknowledged is a notification owed.
+  const notify =
+    mails.length > 0
+      ? (tx: Tx, entryId: string) =>
+          enqueueMail(ctx, tx, { ...scope, id: entryId, domain: hostName(site.domain) }, mails)
+      : undefined;
+  await insertEntry(
+    ctx,
+    scope,
+    form.collection,
+    input,
+    { blueprint, ...normalized },
+    {},
+    {},
+    ["form.submitted"],
+    notify,
+  );
   return { saved: true, ...answer };
 }

@@ -4,10 +4,10 @@
 import type { Db } from "../../db/client.ts";
 import type { Log } from "../../log.ts";
 import type { Storage } from "../../storage/local.ts";
+import { runHourly } from "../hourly.ts";
 import { purgeItem } from "./purge.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const BATCH = 100;
 
 /** Purges every item deleted more than `keepDays` days ago; returns how many this call purged. */
@@ -26,24 +26,14 @@ export async function purgeExpired(db: Db, storage: Storage, keepDays: number, n
   }
 }
 
-/** Sweeps now (without waiting) and then hourly, one sweep at a time; returns a stop function. */
+/** Sweeps now and then hourly (hourly.ts); returns a stop function. */
 export function startTrashSweep(db: Db, storage: Storage, keepDays: number, log: Log): () => void {
-  let sweeping = false;
-  const sweep = async () => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
+  return runHourly(
+    "trash sweep",
+    async () => {
       const purged = await purgeExpired(db, storage, keepDays);
       if (purged > 0) log({ level: "info", msg: "trash items expired", purged, keep_days: keepDays });
-    } catch (error) {
-      log({ level: "error", msg: "trash sweep failed", error: String(error) });
-    } finally {
-      sweeping = false;
-    }
-  };
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  // The timer alone never keeps the process alive (shutdown waits for requests, not for sweeps).
-  timer.unref();
-  void sweep();
-  return () => clearInterval(timer);
+    },
+    log,
+  );
 }

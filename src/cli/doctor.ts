@@ -1,0 +1,48 @@
+// `cms doctor`: what the storage and the database disagree on. Asset files no row names (all of them,
+// however recent: the server sweeps those older than an hour) and asset rows whose file is missing
+// (those need the file put back, or the asset deleted).
+import { join } from "node:path";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { missingFiles, orphanFiles } from "../schema/assets/orphans.ts";
+import { createLocalStorage } from "../storage/local.ts";
+
+export interface DoctorReport {
+  orphan_files: { account_id: string; asset_id: string; size: number; modified_at: string }[];
+  missing_files: { account_id: string; asset_id: string; path: string; filename: string }[];
+}
+
+export async function diagnose(database: Database, config: Pick<Config, "dataDir">): Promise<DoctorReport> {
+  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const report: DoctorReport = { orphan_files: [], missing_files: [] };
+  for await (const file of orphanFiles(database.db, storage, new Date()))
+    report.orphan_files.push({
+      account_id: file.accountId,
+      asset_id: file.assetId,
+      size: file.size,
+      modified_at: file.modifiedAt.toISOString(),
+    });
+  for await (const row of missingFiles(database.db, storage))
+    report.missing_files.push({
+      account_id: row.accountId,
+      asset_id: row.assetId,
+      path: row.path,
+      filename: row.filename,
+    });
+  return report;
+}
+
+export function reportText(report: DoctorReport): string {
+  const lines = [
+    ...report.orphan_files.map(
+      (file) =>
+        `orphan file ${file.account_id}/${file.asset_id} (${file.size} bytes, modified ${file.modified_at}): no asset names it`,
+    ),
+    ...report.missing_files.map(
+      (row) =>
+        `missing file ${row.account_id}/${row.asset_id}: the asset ${[row.path, row.filename].filter(Boolean).join("/")} has no stored bytes`,
+    ),
+  ];
+  const summary = `${report.orphan_files.length} orphan files, ${report.missing_files.length} assets without their file`;
+  return [...lines, summary].join("\n");
+}
