@@ -92,6 +92,16 @@ export const commands: Record<string, Command> = {
       return { json: summary, text, wrote: false };
     },
   },
+  "assets copy-to-s3": {
+    options: { to: optional, json },
+    async run(_database, { to }, config) {
+      // Loaded here only: the AWS SDK is large.
+      const { copyAssetsToS3 } = await import("./copy-to-s3.ts");
+      const summary = await copyAssetsToS3(config, to);
+      const text = `copied ${summary.copied} asset files (${summary.bytes} bytes) to ${summary.bucket}; ${summary.skipped} were already there`;
+      return { json: summary, text, wrote: false };
+    },
+  },
   import: {
     options: {
       account: required,
@@ -120,5 +130,6 @@ export const usage = `usage:
   cms theme install --account ACCOUNT_ID [--name starter] [--json]
   cms export --account ACCOUNT_ID --out FILE.yaml|FILE.tar.gz [--json]   the whole site (.tar.gz: with asset files)
   cms import --account ACCOUNT_ID FILE.yaml|FILE.tar.gz [--dry-run] [--json]   a whole site, all or nothing
+  cms assets copy-to-s3 [--to s3://BUCKET/PREFIX] [--json]   copies CMS_DATA_DIR/assets into the bucket (default: ASSET_STORAGE's)
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
 They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;

@@ -5,17 +5,31 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { oneLine, SetupError } from "../setup-errors.ts";
 import { createLocalStorage } from "./local.ts";
-import { createS3Storage } from "./s3.ts";
+import type { BucketLocation } from "./location.ts";
+import { createS3Storage, type S3Storage } from "./s3.ts";
 import type { Storage } from "./storage.ts";
 
 export async function openStorage(config: Pick<Config, "dataDir" | "assetBucket">): Promise<Storage> {
-  const root = join(config.dataDir, "assets");
-  const bucket = config.assetBucket;
-  if (!bucket) return createLocalStorage(root);
+  return config.assetBucket
+    ? openBucket(config, config.assetBucket, "ASSET_STORAGE")
+    : createLocalStorage(localRoot(config));
+}
+
+/** Uploaded files' directory when no bucket is named (and the staging directory of both backends). */
+export function localRoot(config: Pick<Config, "dataDir">): string {
+  return join(config.dataDir, "assets");
+}
+
+/** The bucket's storage; `setting` is what named it, for the line said when it cannot be reached. */
+export async function openBucket(
+  config: Pick<Config, "dataDir">,
+  bucket: BucketLocation,
+  setting: string,
+): Promise<S3Storage> {
   try {
-    return await createS3Storage(bucket, join(root, ".staging"));
+    return await createS3Storage(bucket, join(localRoot(config), ".staging"));
   } catch (error) {
-    throw new SetupError(`ASSET_STORAGE: cannot reach bucket ${bucket.bucket} (${s3Cause(error)})`);
+    throw new SetupError(`${setting}: cannot reach bucket ${bucket.bucket} (${s3Cause(error)})`);
   }
 }
 

@@ -10,6 +10,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   S3Client,
   type S3ClientConfig,
@@ -41,11 +42,19 @@ export function s3Client(env: NodeJS.ProcessEnv = process.env): S3Client {
   return new S3Client(config);
 }
 
+/** The bucket's storage, with the direct writes `cms assets copy-to-s3` uses. */
+export interface S3Storage extends Storage {
+  /** Streams `body` to the asset's object (a multipart upload, its parts aborted on failure). */
+  write(accountId: string, assetId: string, body: Readable): Promise<void>;
+  /** The size of the asset's object, or undefined when there is none. */
+  size(accountId: string, assetId: string): Promise<number | undefined>;
+}
+
 export async function createS3Storage(
   location: BucketLocation,
   stagingDir: string,
   client: S3Client = s3Client(),
-): Promise<Storage> {
+): Promise<S3Storage> {
   const { bucket } = location;
   const base = location.prefix ? `${location.prefix}/` : "";
   const staging = await createStaging(stagingDir);
@@ -55,21 +64,29 @@ export async function createS3Storage(
   // Reached now, so that a wrong bucket or credentials stop the start, not the first upload.
   await client.send(new HeadBucketCommand({ Bucket: bucket }));
 
+  const write = async (accountId: string, assetId: string, body: Readable) => {
+    const params = { Bucket: bucket, Key: key(accountId, assetId), Body: body };
+    await new Upload({ client, params, queueSize: 2, leavePartsOnError: false }).done();
+  };
+
   return {
     ...staging,
+    write,
+
+    async size(accountId, assetId) {
+      try {
+        const head = await client.send(
+          new HeadObjectCommand({ Bucket: bucket, Key: key(accountId, assetId) }),
+        );
+        return head.ContentLength;
+      } catch (error) {
+        if (isNoSuchKey(error)) return undefined;
+        throw error;
+      }
+    },
 
     async commit(stagedId, accountId, assetId) {
-      const upload = new Upload({
-        client,
-        params: {
-          Bucket: bucket,
-          Key: key(accountId, assetId),
-          Body: createReadStream(staging.path(stagedId)),
-        },
-        queueSize: 2,
-        leavePartsOnError: false,
-      });
-      await upload.done();
+      await write(accountId, assetId, createReadStream(staging.path(stagedId)));
       // Kept on the local disk no longer than needed.
       await rm(staging.path(stagedId), { force: true });
     },
