@@ -4,7 +4,6 @@
 // upload cut off half-way leaves neither a row nor an object, and `cms assets copy-to-s3` moves a
 // local directory's files into a bucket that a server then serves from.
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +12,7 @@ import { type Api, type ApiResponse, api } from "./helpers/api.ts";
 import { cms, createAccount } from "./helpers/cli.ts";
 import { startS3, type TestBucket } from "./helpers/s3.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-import { siteRequest } from "./helpers/site.ts";
+import { siteGetBytes, siteRequest } from "./helpers/site.ts";
 
 let s3: TestBucket;
 let server: TestServer;
@@ -34,27 +33,6 @@ function uploadMultipart(target: Api, bytes: Buffer, filename: string, type: str
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(bytes)], { type }), filename);
   return target.raw(`/v1/accounts/${target.account.account_id}/assets`, { method: "POST", body: form });
-}
-
-/** The site's answer with the body as bytes (siteRequest decodes it as text). */
-function siteBytes(
-  target: TestServer,
-  path: string,
-  host: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  const { port } = new URL(target.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.on("error", reject);
-    req.end();
-  });
 }
 
 /** Bytes 0..255 repeated: any range of them is easy to predict and to check. */
@@ -82,7 +60,7 @@ describe("uploads go to the bucket", () => {
     const { domain } = client.account;
     const whole = await siteRequest(server, "/assets/film.bin", domain);
     expect(whole.status).toBe(200);
-    expect((await siteBytes(server, "/assets/film.bin", domain)).body.equals(bytes)).toBe(true);
+    expect((await siteGetBytes(server, "/assets/film.bin", domain)).body.equals(bytes)).toBe(true);
     expect(whole.headers["content-length"]).toBe(String(bytes.length));
     expect(whole.headers["accept-ranges"]).toBe("bytes");
     expect(whole.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
@@ -90,14 +68,14 @@ describe("uploads go to the bucket", () => {
     expect(etag).toBe(`"${asset.id}"`);
 
     const start = 5 * 1024 * 1024 - 10;
-    const range = await siteBytes(server, "/assets/film.bin", domain, {
+    const range = await siteGetBytes(server, "/assets/film.bin", domain, {
       range: `bytes=${start}-${start + 299}`,
     });
     expect(range.status).toBe(206);
     expect(range.headers["content-range"]).toBe(`bytes ${start}-${start + 299}/${bytes.length}`);
     expect(range.body.equals(bytes.subarray(start, start + 300))).toBe(true);
 
-    const tail = await siteBytes(server, "/assets/film.bin", domain, { range: "bytes=-5" });
+    const tail = await siteGetBytes(server, "/assets/film.bin", domain, { range: "bytes=-5" });
     expect(tail.status).toBe(206);
     expect(tail.body.equals(bytes.subarray(bytes.length - 5))).toBe(true);
 
