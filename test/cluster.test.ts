@@ -96,12 +96,24 @@ describe.skipIf(!usesPostgres)(
         await titlesThrough(index);
         expect(await titlesThrough(index)).toEqual(["Hello", "Hello", "<p>Hello</p>"]);
       }
-      for (let round = 1; round <= 5; round++) {
-        const title = `Hello ${round}`;
-        const written = await client(0).patch("/collections/notes/entries/hello", { title });
-        expect(written.status, written.text).toBe(200);
-        for (const index of [1, 2])
-          expect(await titlesThrough(index)).toEqual([title, title, `<p>${title}</p>`]);
+      const kept = await client(1).get("/collections/notes/entries/hello");
+      expect(kept.headers.get("x-cache")).toBe("hit");
+      // Other readers keep nodes 2 and 3 busy meanwhile, so the notice of a write competes with requests.
+      let busy = true;
+      const readers = [1, 2, 1, 2].map(async (index) => {
+        while (busy) await siteGet(node(index), "/notes/hello", account.domain);
+      });
+      try {
+        for (let round = 1; round <= 20; round++) {
+          const title = `Hello ${round}`;
+          const written = await client(0).patch("/collections/notes/entries/hello", { title });
+          expect(written.status, written.text).toBe(200);
+          for (const index of [1, 2])
+            expect(await titlesThrough(index)).toEqual([title, title, `<p>${title}</p>`]);
+        }
+      } finally {
+        busy = false;
+        await Promise.all(readers);
       }
     });
 
