@@ -98,7 +98,8 @@ async function pass(
     await probe(url, options, name);
     const load = { connections: CONNECTIONS };
     if (workload.writes) await measure(url, options, settings.warmup, load);
-    else await measure(url, options, { amount: settings.warmupRequests }, load);
+    // Each node keeps its own answers: each gets the whole warm-up.
+    else await measure(url, options, { amount: settings.warmupRequests * nodes.length }, load);
     const cpuOf = () => nodes.reduce((sum, node) => sum + cpuMsOf(node.child.pid ?? 0), 0);
     const cpuBefore = cpuOf();
     const result = await measure(url, options, warmingUp ? 1 : settings.duration, load);
