@@ -2,6 +2,7 @@
 // what it made: `json` is printed with --json, `text` otherwise.
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
 import { createAccount } from "../schema/accounts/create-account.ts";
 import { createToken } from "../schema/accounts/create-token.ts";
 import { listAccounts } from "../schema/accounts/list-accounts.ts";
@@ -18,6 +19,8 @@ export interface Outcome {
 
 interface Command {
   options: Record<string, OptionSpec>;
+  /** Applies the pending migrations itself (every other command has them applied first). */
+  migrates?: boolean;
   run(database: Database, values: Record<string, string>, config: Config): Promise<Outcome>;
 }
 
@@ -27,6 +30,15 @@ const required = { type: "string", required: true } as const;
 const optional = { type: "string" } as const;
 
 export const commands: Record<string, Command> = {
+  migrate: {
+    options: { json },
+    migrates: true,
+    async run(database) {
+      const applied = await migrate(database);
+      const text = applied.length > 0 ? `applied ${applied.join(", ")}` : "no pending migrations";
+      return { json: { applied }, text, wrote: applied.length > 0 };
+    },
+  },
   "account create": {
     options: { name: required, domain: required, json },
     async run({ db }, { name = "", domain = "" }) {
@@ -122,6 +134,7 @@ export const commands: Record<string, Command> = {
 export const mcpOptions: Record<string, OptionSpec> = { token: optional, account: optional };
 
 export const usage = `usage:
+  cms migrate [--json]   applies pending migrations (every command and the server do it too; run it once at deploy)
   cms account create --name NAME --domain HOST [--json]
   cms account list [--json]
   cms token create --account ACCOUNT_ID [--scope read|write] [--json]
