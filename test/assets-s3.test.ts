@@ -1,11 +1,12 @@
 // Assets in an S3-compatible bucket (ASSET_STORAGE=s3://bucket/prefix, issue #21), against a local
 // s3rver on 127.0.0.1 through the real AWS SDK: uploads land in the bucket (a multipart upload for a
 // large file), the site serves them from it with ranges, ETags and 304s, a purge removes the object, an
-// upload cut off half-way leaves neither a row nor an object, and `cms assets copy-to-s3` moves a
+// upload cut off half-way (or whose bucket fails) leaves neither a row nor an object, and `cms assets copy-to-s3` moves a
 // local directory's files into a bucket that a server then serves from.
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { CreateBucketCommand, DeleteBucketCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
@@ -144,6 +145,30 @@ describe("uploads go to the bucket", () => {
     expect(await s3.keys()).toEqual(before);
     expect(readdirSync(stagingDir(server))).toEqual([]);
   });
+});
+
+describe("a bucket failing during an upload", () => {
+  let failing: TestServer;
+
+  afterAll(async () => {
+    await failing?.stop();
+  });
+
+  it("answers 500 (masked) and leaves neither a row, nor an object, nor a staged file", async () => {
+    await s3.client.send(new CreateBucketCommand({ Bucket: "doomed" }));
+    failing = await startServer({ ...s3.env, ASSET_STORAGE: "s3://doomed/files" });
+    const owner = api(failing, await createAccount(failing));
+    // Gone after the start's check: every write to it fails now.
+    await s3.client.send(new DeleteBucketCommand({ Bucket: "doomed" }));
+    const response = await uploadMultipart(owner, pattern(200_000), "lost.bin", "application/octet-stream");
+    expect(response.status, response.text).toBe(500);
+    expect(response.text).not.toMatch(/NoSuchBucket|doomed|\n\s+at\s/);
+    expect((await owner.get("/assets")).body.pagination.total).toBe(0);
+    expect(readdirSync(stagingDir(failing))).toEqual([]);
+    await s3.client.send(new CreateBucketCommand({ Bucket: "doomed" }));
+    const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: "doomed" }));
+    expect(listed.Contents ?? []).toEqual([]);
+  }, 60_000);
 });
 
 describe("settings", () => {
