@@ -15,6 +15,7 @@ import { migrate } from "../src/db/migrate.ts";
 import { freshDatabase } from "./database.ts";
 import { type ImportCost, importCost } from "./import.ts";
 import { mixedCost, printMixedCost, tenantB } from "./mixed.ts";
+import { nodesRun } from "./nodes.ts";
 import { memoryOf, root, startProcess, watchMemory } from "./processes.ts";
 import { printTable, printTargetRows } from "./report.ts";
 import { printRevisionsCost, revisionsCost } from "./revisions.ts";
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     profile: { type: "boolean" },
     "no-write": { type: "boolean" },
+    nodes: { type: "string" },
   },
 });
 const total = Number(values.entries ?? 100_000);
@@ -51,6 +53,31 @@ execSync("node scripts/build.mjs", { cwd: root, stdio: "inherit" });
 const startCommand = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string;
 const [, ...startArgs] = startCommand.split(" ");
 const serverScript = startArgs.pop() as string;
+
+// `--nodes N`: 1 to N server processes behind a round-robin proxy (nodes.ts), on PostgreSQL (several
+// processes need it), on a smaller seed unless --entries says otherwise; recorded under `nodes`.
+if (values.nodes !== undefined) {
+  const most = Number(values.nodes);
+  if (!Number.isInteger(most) || most < 1 || most > 8)
+    throw new Error("--nodes must be a whole number from 1 to 8");
+  const entries = Number(values.entries ?? 20_000);
+  const scaling = await freshDatabase(true);
+  console.log(`bench: ${most} nodes at most, postgresql, ${entries} entries, data in ${scaling.dataDir}`);
+  try {
+    const rows = await nodesRun({ script: serverScript, nodeArgs: startArgs }, scaling, entries, most);
+    if (!values["no-write"])
+      saveSection("nodes", {
+        measured_at: new Date().toISOString(),
+        machine: machine(),
+        entries,
+        duration_s: settings.duration,
+        rows,
+      });
+  } finally {
+    await scaling.drop();
+  }
+  process.exit(0);
+}
 const database = await freshDatabase(values.pg ?? false);
 console.log(`bench: ${database.provider}, ${total} entries, data in ${database.dataDir}`);
 const server = await startProcess({
@@ -165,11 +192,16 @@ function machine() {
 }
 
 function save(record: { database: string }): void {
+  saveSection(record.database, record);
+}
+
+/** A section of bench/results.json beside the databases' (the last run's replaces it). */
+function saveSection(name: string, section: unknown): void {
   const file = join(root, "bench", "results.json");
   const all = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
-  all[record.database] = record;
+  all[name] = section;
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
-  console.log(`wrote bench/results.json (${record.database})`);
+  console.log(`wrote bench/results.json (${name})`);
 }
 
 /** The site import of `total` entries into a fresh database of the same kind, in this process. */

@@ -19,7 +19,7 @@ import { createRestHandler } from "./rest/index.ts";
 import { ENVELOPE } from "./rest/upload.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
 import { ReadCache } from "./schema/read-cache.ts";
-import type { Storage } from "./storage/local.ts";
+import type { Storage } from "./storage/storage.ts";
 import type { Dispatcher } from "./webhooks/dispatcher.ts";
 
 type AppConfig = Pick<

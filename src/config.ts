@@ -2,8 +2,9 @@
 // docs/configuration.md): one zod schema over the variables, whose error names each wrong one.
 import { resolve } from "node:path";
 import { z } from "zod";
-import { flag, oneOf, readVariables, secretUrl, text, wholeNumber } from "./env-fields.ts";
+import { checked, flag, oneOf, readVariables, secretUrl, text, wholeNumber } from "./env-fields.ts";
 import { type MailSettings, mailSettings, mailVariables } from "./mail/settings.ts";
+import { type BucketLocation, bucketLocation } from "./storage/location.ts";
 
 export interface Config {
   port: number;
@@ -19,6 +20,8 @@ export interface Config {
    * nothing acknowledged); "normal", at WAL checkpoints only (faster; a power cut may lose the last commits).
    */
   sqliteSynchronous: SqliteSynchronous;
+  /** Where uploaded files live (ASSET_STORAGE=s3://bucket/prefix); unset, under dataDir/assets. */
+  assetBucket: BucketLocation | undefined;
   /** Largest JSON body accepted, in bytes. */
   jsonBodyLimit: number;
   /** Largest uploaded file, in bytes (CMS_UPLOAD_LIMIT); for JSON uploads, the base64 text counts. */
@@ -108,6 +111,11 @@ export const environment = z.object({
     "leave it unset for the embedded database under CMS_DATA_DIR",
   ),
   SQLITE_SYNCHRONOUS: oneOf(["full", "normal"], "full"),
+  ASSET_STORAGE: checked(
+    (value) => bucketLocation(value) !== undefined,
+    "an s3://bucket/prefix URL",
+    "leave it unset for files under CMS_DATA_DIR/assets",
+  ),
   // File sizes are stored as 32-bit integers.
   CMS_UPLOAD_LIMIT: wholeNumber(DEFAULT_UPLOAD_LIMIT, 1, 2 ** 31 - 1),
   RATE_LIMIT_PER_MINUTE: wholeNumber(DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
@@ -147,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(variables.CMS_DATA_DIR),
     databaseUrl: variables.DATABASE_URL,
     sqliteSynchronous: variables.SQLITE_SYNCHRONOUS,
+    assetBucket: variables.ASSET_STORAGE === undefined ? undefined : bucketLocation(variables.ASSET_STORAGE),
     jsonBodyLimit: 2 * 1024 * 1024,
     uploadLimit: variables.CMS_UPLOAD_LIMIT,
     rateLimitPerMinute: variables.RATE_LIMIT_PER_MINUTE,

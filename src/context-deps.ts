@@ -3,7 +3,7 @@
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import type { ContextDeps } from "./schema/context.ts";
-import type { Storage } from "./storage/local.ts";
+import type { Storage } from "./storage/storage.ts";
 
 export type ContextSettings = Pick<
   Config,

@@ -57,11 +57,16 @@ export function text<Fallback extends string | undefined>(fallback: Fallback) {
     .transform((value) => (value ?? fallback) as string | Fallback);
 }
 
-/** A URL matching `accepted` (which may hold a password), or unset. */
-export function secretUrl(accepted: (url: string) => boolean, rule: string, hint?: string) {
+/** Text matching `accepted`, or unset. */
+export function checked(accepted: (value: string) => boolean, rule: string, hint?: string, secret = false) {
   return z
     .preprocess(trimmed, z.string().refine(accepted).optional())
-    .register(rules, { rule, hint, secret: true });
+    .register(rules, { rule, hint, secret });
+}
+
+/** A URL matching `accepted` (which may hold a password), or unset. */
+export function secretUrl(accepted: (url: string) => boolean, rule: string, hint?: string) {
+  return checked(accepted, rule, hint, true);
 }
 
 export type Variables = z.ZodObject<Record<string, z.ZodType>>;

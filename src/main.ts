@@ -1,7 +1,6 @@
 // `npm start`: apply pending migrations, then serve HTTP until SIGTERM/SIGINT, letting in-flight
 // requests finish.
 import { createServer } from "node:http";
-import { join } from "node:path";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
@@ -17,7 +16,7 @@ import { previewSigningKey } from "./schema/previews/signing-key.ts";
 import { recordsRevisions } from "./schema/revisions/record.ts";
 import { startTrashSweep } from "./schema/trash/sweep.ts";
 import { exitOnSetupError, readSettings, writableDirectory } from "./setup-errors.ts";
-import { createLocalStorage } from "./storage/local.ts";
+import { openStorage } from "./storage/open.ts";
 import { createDispatcher } from "./webhooks/dispatcher.ts";
 
 const { config, database, storage } = await start().catch(exitOnSetupError);
@@ -39,7 +38,7 @@ async function start() {
   await previewSigningKey(database.db).catch((error) =>
     log({ level: "warn", msg: "preview signing key not made at start", error: String(error) }),
   );
-  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const storage = await openStorage(config);
   return { config, database, storage };
 }
 

@@ -339,6 +339,25 @@ describe("what the CLI says it did", () => {
   });
 });
 
+describe("migrate", () => {
+  it("applies the pending migrations of a new database, then finds none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cms-cli-migrate-"));
+    try {
+      const fresh = await cms(server, ["migrate", "--json"], { DATABASE_URL: "", CMS_DATA_DIR: dir });
+      expect(fresh.code, fresh.stderr).toBe(0);
+      const { applied } = JSON.parse(fresh.stdout);
+      expect(applied.length).toBeGreaterThan(0);
+      expect(applied).toEqual([...applied].sort());
+      // The server's database was migrated when it started.
+      const again = await cms(server, ["migrate"]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout.trim()).toBe("no pending migrations");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("account list and token list", () => {
   it("lists the accounts with their domain, name and creation time", async () => {
     const result = await cms(server, ["account", "list", "--json"]);

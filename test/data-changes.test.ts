@@ -1,12 +1,14 @@
 // What changed, per account and table (src/db/changes.ts), as the database tells it through the real
 // client on a fresh database of the suite's kind: the server connection's own writes (SQLite's triggers,
 // at once; PostgreSQL's NOTIFY, at commit), another connection's commits (SQLite: everything;
-// PostgreSQL: per account, once the notification arrives), and a lost listener (PostgreSQL).
+// PostgreSQL: per account, once the notification arrives, and by any read that begins after the commit),
+// and a lost listener (PostgreSQL).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database as Opened, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
@@ -103,6 +105,22 @@ describe("another connection's commits", () => {
     expect(changes().unchangedSince(before, ["acct_b"])).toBe(true);
   });
 
+  it.runIf(usesPostgres)("are heard by a read that begins after their commit, without waiting", async () => {
+    // Another process's write, acknowledged: a read beginning now (a generation) must know of it.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      for (let round = 0; round < 30; round++) {
+        const before = stamp();
+        await other.query(`UPDATE "Account" SET "name" = 'round ${round}' WHERE "id" = 'acct_b'`);
+        await database.generation();
+        expect(changes().unchangedSince(before, ["acct_b"]), `round ${round}`).toBe(false);
+      }
+    } finally {
+      await other.end();
+    }
+  });
+
   it.runIf(usesPostgres)("are not heard when rolled back", async () => {
     const before = stamp();
     await expect(
@@ -120,7 +138,7 @@ describe.runIf(usesPostgres)("a lost listener", () => {
   it("serves nothing kept until it listens again, then hears changes again", async () => {
     await postgresStatement(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-       WHERE datname = '${name}' AND query LIKE 'LISTEN%'`,
+       WHERE datname = '${name}' AND application_name = 'cms changes listener'`,
       url,
     );
     await eventually(() => changes().blind);

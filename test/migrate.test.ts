@@ -104,4 +104,31 @@ describe("migrations run as whole scripts", () => {
     expect(await migrate(database, migrations)).toEqual(["002_tags"]);
     expect(await applied()).toEqual(["001_notes", "002_tags"]);
   });
+
+  // PostgreSQL only: several processes on one SQLite file wait on its one writer and time out
+  // ("database is locked"), as before issue #21; several server processes mean PostgreSQL.
+  it.skipIf(!usesPostgres)("processes starting together apply each migration once", async () => {
+    migration("003_labels", `CREATE TABLE "Label" ("id" TEXT NOT NULL PRIMARY KEY);\n`);
+    migration("004_more", `INSERT INTO "Label" ("id") VALUES ('one');\n`);
+    const others = await Promise.all(
+      [1, 2, 3].map(() =>
+        openDatabase({ dataDir: dir, databaseUrl: database.provider === "postgresql" ? pgUrl() : undefined }),
+      ),
+    );
+    try {
+      const results = await Promise.all([database, ...others].map((each) => migrate(each, migrations)));
+      expect(results.flat().sort()).toEqual(["003_labels", "004_more"]);
+      expect(await applied()).toEqual(["001_notes", "002_tags", "003_labels", "004_more"]);
+      const labels = await database.db.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "Label"`);
+      expect(labels).toEqual([{ id: "one" }]);
+    } finally {
+      for (const other of others) await other.db.$disconnect();
+    }
+  });
 });
+
+function pgUrl(): string {
+  const parsed = new URL(postgresUrl);
+  parsed.pathname = `/${pgName}`;
+  return parsed.toString();
+}

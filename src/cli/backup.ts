@@ -12,7 +12,8 @@ import { Readable } from "node:stream";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { takeSnapshot } from "../db/snapshot.ts";
-import { createLocalStorage, type StoredFile } from "../storage/local.ts";
+import { openStorage } from "../storage/open.ts";
+import type { StoredFile } from "../storage/storage.ts";
 import { UsageError } from "./args.ts";
 import { progressBar } from "./progress.ts";
 import { addFile, writeTarGz } from "./tar-entry.ts";
@@ -29,11 +30,11 @@ export interface BackupSummary {
 
 export async function backupToFile(
   database: Database,
-  config: Pick<Config, "dataDir" | "databaseUrl">,
+  config: Pick<Config, "dataDir" | "databaseUrl" | "assetBucket">,
   out: string,
 ): Promise<BackupSummary> {
   if (!/\.(tar\.gz|tgz)$/i.test(out)) throw new UsageError("--out must end in .tar.gz or .tgz");
-  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const storage = await openStorage(config);
   const work = await mkdtemp(join(tmpdir(), "cms-backup-"));
   const partial = `${out}.partial`;
   const progress = progressBar(process.stderr, "backing up", 1);

@@ -32,7 +32,7 @@ async function run(): Promise<void> {
   const config = readSettings(() => loadConfig());
   const database = await openDatabase(config, { recordRevisions: recordsRevisions(config) });
   try {
-    await migrate(database);
+    if (!chosen.migrates) await migrate(database);
     // Flags given arrive as "true" (`--dry-run`), like the options' own strings.
     const strings = Object.fromEntries(
       Object.entries(values).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),

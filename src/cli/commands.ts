@@ -2,6 +2,7 @@
 // what it made: `json` is printed with --json, `text` otherwise.
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
 import { createAccount } from "../schema/accounts/create-account.ts";
 import { createToken } from "../schema/accounts/create-token.ts";
 import { listAccounts } from "../schema/accounts/list-accounts.ts";
@@ -18,6 +19,8 @@ export interface Outcome {
 
 interface Command {
   options: Record<string, OptionSpec>;
+  /** Applies the pending migrations itself (every other command has them applied first). */
+  migrates?: boolean;
   run(database: Database, values: Record<string, string>, config: Config): Promise<Outcome>;
 }
 
@@ -27,6 +30,15 @@ const required = { type: "string", required: true } as const;
 const optional = { type: "string" } as const;
 
 export const commands: Record<string, Command> = {
+  migrate: {
+    options: { json },
+    migrates: true,
+    async run(database) {
+      const applied = await migrate(database);
+      const text = applied.length > 0 ? `applied ${applied.join(", ")}` : "no pending migrations";
+      return { json: { applied }, text, wrote: applied.length > 0 };
+    },
+  },
   "account create": {
     options: { name: required, domain: required, json },
     async run({ db }, { name = "", domain = "" }) {
@@ -92,6 +104,16 @@ export const commands: Record<string, Command> = {
       return { json: summary, text, wrote: false };
     },
   },
+  "assets copy-to-s3": {
+    options: { to: optional, json },
+    async run(_database, { to }, config) {
+      // Loaded here only: the AWS SDK is large.
+      const { copyAssetsToS3 } = await import("./copy-to-s3.ts");
+      const summary = await copyAssetsToS3(config, to);
+      const text = `copied ${summary.copied} asset files (${summary.bytes} bytes) to ${summary.bucket}; ${summary.skipped} were already there`;
+      return { json: summary, text, wrote: false };
+    },
+  },
   import: {
     options: {
       account: required,
@@ -136,6 +158,7 @@ export const restoreOptions: Record<string, OptionSpec> = {
 export const mcpOptions: Record<string, OptionSpec> = { token: optional, account: optional };
 
 export const usage = `usage:
+  cms migrate [--json]   applies pending migrations (every command and the server do it too; run it once at deploy)
   cms account create --name NAME --domain HOST [--json]
   cms account list [--json]
   cms token create --account ACCOUNT_ID [--scope read|write] [--json]
@@ -147,5 +170,6 @@ export const usage = `usage:
   cms backup --out FILE.tar.gz [--json]   the whole instance (database and asset files), while the server runs
   cms restore FILE.tar.gz [--json]   a backup into an empty data directory (or PostgreSQL database)
   cms doctor [--json]   asset files no asset names, and assets whose file is missing
+  cms assets copy-to-s3 [--to s3://BUCKET/PREFIX] [--json]   copies CMS_DATA_DIR/assets into the bucket (default: ASSET_STORAGE's)
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
 They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;

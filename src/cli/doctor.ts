@@ -5,15 +5,18 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { missingFiles, orphanFiles } from "../schema/assets/orphans.ts";
-import { createLocalStorage } from "../storage/local.ts";
+import { openStorage } from "../storage/open.ts";
 
 export interface DoctorReport {
   orphan_files: { account_id: string; asset_id: string; size: number; modified_at: string }[];
   missing_files: { account_id: string; asset_id: string; path: string; filename: string }[];
 }
 
-export async function diagnose(database: Database, config: Pick<Config, "dataDir">): Promise<DoctorReport> {
-  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+export async function diagnose(
+  database: Database,
+  config: Pick<Config, "dataDir" | "assetBucket">,
+): Promise<DoctorReport> {
+  const storage = await openStorage(config);
   const report: DoctorReport = { orphan_files: [], missing_files: [] };
   for await (const file of orphanFiles(database.db, storage, new Date()))
     report.orphan_files.push({

@@ -4,14 +4,13 @@
 // renamed at the end.
 import { createReadStream, createWriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { createContext } from "../schema/context.ts";
 import { assetFiles, type ExportProgress, exportSite } from "../schema/export/index.ts";
-import { createLocalStorage } from "../storage/local.ts";
+import { openStorage } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
 import { type Progress, progressBar } from "./progress.ts";
 import { addFile, writeTarGz } from "./tar-entry.ts";
@@ -27,14 +26,14 @@ export interface ExportSummary {
 
 export async function exportToFile(
   database: Database,
-  config: Pick<Config, "dataDir">,
+  config: Pick<Config, "dataDir" | "assetBucket">,
   accountId: string,
   out: string,
 ): Promise<ExportSummary> {
   const archive = /\.(tar\.gz|tgz)$/i.test(out);
   if (!archive && !/\.ya?ml$/i.test(out))
     throw new UsageError("--out must end in .yaml, .yml, .tar.gz or .tgz");
-  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const storage = await openStorage(config);
   const ctx = createContext({ ...database, storage, uploadLimit: 0 }, { headers: new Headers() });
   // The operator reads for the account, as its read token would.
   ctx.viewer = async () => ({ accountId, scope: "read", tokenId: "cli" });

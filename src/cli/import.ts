@@ -4,19 +4,18 @@
 // would. A progress bar on stderr follows the entries, checked and then written.
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { operatorViewer } from "../schema/accounts/operator-viewer.ts";
 import { createContext } from "../schema/context.ts";
 import { type ImportPhase, type ImportReport, importSite } from "../schema/import/index.ts";
-import { createLocalStorage } from "../storage/local.ts";
+import { openStorage } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
 import { type Progress, progressBar } from "./progress.ts";
 
 export async function importFromFile(
   database: Database,
-  config: Pick<Config, "dataDir" | "uploadLimit">,
+  config: Pick<Config, "dataDir" | "assetBucket" | "uploadLimit">,
   accountId: string,
   file: string,
   dryRun: boolean,
@@ -24,7 +23,7 @@ export async function importFromFile(
   const archive = /\.(tar\.gz|tgz)$/i.test(file);
   if (!archive && !/\.ya?ml$/i.test(file))
     throw new UsageError("FILE must end in .yaml, .yml, .tar.gz or .tgz");
-  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const storage = await openStorage(config);
   const ctx = createContext(
     { ...database, storage, uploadLimit: config.uploadLimit },
     { headers: new Headers() },

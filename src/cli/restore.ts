@@ -13,7 +13,7 @@ import tar from "tar-stream";
 import type { Config } from "../config.ts";
 import { notEmpty, restoreSnapshot } from "../db/snapshot.ts";
 import { SetupError, writableDirectory } from "../setup-errors.ts";
-import { createLocalStorage } from "../storage/local.ts";
+import { openStorage } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
 import { BACKUP_FORMAT, MANIFEST } from "./backup.ts";
 import { progressBar } from "./progress.ts";
@@ -27,7 +27,7 @@ export interface RestoreSummary {
 }
 
 export async function restoreFromFile(
-  config: Pick<Config, "dataDir" | "databaseUrl">,
+  config: Pick<Config, "dataDir" | "databaseUrl" | "assetBucket">,
   file: string,
 ): Promise<RestoreSummary> {
   const size = (await stat(file).catch(() => undefined))?.size;
@@ -35,10 +35,10 @@ export async function restoreFromFile(
   writableDirectory(config.dataDir, "CMS_DATA_DIR");
   const occupied = await notEmpty(config);
   if (occupied) throw new SetupError(`restore needs an empty database: ${occupied}`);
-  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const storage = await openStorage(config);
   for await (const found of storage.list())
     throw new SetupError(
-      `restore needs an empty data directory: ${join(config.dataDir, "assets")} holds asset files (${found.accountId}/…)`,
+      `restore needs an empty data directory: ${config.assetBucket ? "ASSET_STORAGE's bucket" : join(config.dataDir, "assets")} holds asset files (${found.accountId}/…)`,
     );
 
   const snapshot = join(config.dataDir, "restoring.partial");

@@ -10,7 +10,7 @@ import type { Database } from "../db/client.ts";
 import { projectRoot } from "../project-root.ts";
 import { ApiError } from "../schema/errors.ts";
 import { createContext, schema } from "../schema/index.ts";
-import type { Storage } from "../storage/local.ts";
+import type { Storage } from "../storage/storage.ts";
 
 /** The shipped themes, found from the project root so that the built CLI finds them too. */
 export const THEMES_DIR = pathToFileURL(join(projectRoot, "themes/"));

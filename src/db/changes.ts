@@ -34,6 +34,11 @@ export class Changes {
   hearsOwnWrites = false;
   /** Called before each stamp: a source that polls (SQLite's data_version) checks here. */
   beforeStamp: () => void = () => {};
+  /**
+   * Resolves once every change committed before the call has been heard: a request's first read waits
+   * for it (PostgreSQL: postgres-changes.ts; SQLite's data_version is read at the stamp itself).
+   */
+  catchUp: () => Promise<void> = async () => {};
 
   /** The moment before a read. */
   stamp(): number {

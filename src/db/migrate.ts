@@ -32,7 +32,10 @@ export async function migrate(
   dir = join(migrationsRoot, database.provider, "migrations"),
 ): Promise<string[]> {
   const { db, provider } = database;
-  await db.$executeRawUnsafe(createTable[provider]);
+  await db.$transaction(async (tx) => {
+    await takeTurn(tx, provider);
+    await tx.$executeRawUnsafe(createTable[provider]);
+  });
   const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
     `SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL`,
   );
@@ -41,17 +44,24 @@ export async function migrate(
     .filter((entry) => entry.isDirectory() && !done.has(entry.name))
     .map((entry) => entry.name)
     .sort();
-
+  const applied = new Set<string>();
   for (const name of pending) {
     const sql = readFileSync(join(dir, name, "migration.sql"), "utf8");
     const checksum = createHash("sha256").update(sql).digest("hex");
     await db
-      .$transaction(async (tx) => {
-        await database.executeScript(tx, sql);
-        await tx.$executeRaw`INSERT INTO "_prisma_migrations"
-          ("id", "checksum", "migration_name", "finished_at", "applied_steps_count")
-          VALUES (${randomUUID()}, ${checksum}, ${name}, CURRENT_TIMESTAMP, 1)`;
-      })
+      .$transaction(
+        async (tx) => {
+          await takeTurn(tx, provider);
+          // Another process may have applied it while this one waited for its turn.
+          if (await isApplied(tx, name)) return;
+          await database.executeScript(tx, sql);
+          await tx.$executeRaw`INSERT INTO "_prisma_migrations"
+            ("id", "checksum", "migration_name", "finished_at", "applied_steps_count")
+            VALUES (${randomUUID()}, ${checksum}, ${name}, CURRENT_TIMESTAMP, 1)`;
+          applied.add(name);
+        },
+        { maxWait: TURN_WAIT_MS, timeout: TURN_WAIT_MS },
+      )
       .catch((error) => {
         throw new Error(`migration ${name} failed, nothing of it applied: ${databaseMessage(error)}`, {
           cause: error,
@@ -59,7 +69,29 @@ export async function migrate(
       });
   }
   if (database.recordsRevisions) await recordEntryRevisions(database);
-  return pending;
+  return pending.filter((name) => applied.has(name));
+}
+
+/** A migration may take a while; so may the wait for another process's. */
+const TURN_WAIT_MS = 10 * 60_000;
+/** Any constant: the key of the PostgreSQL advisory lock migrations are applied under. */
+const MIGRATION_LOCK = 2_161_021;
+
+type Tx = Parameters<Parameters<Database["db"]["$transaction"]>[0]>[0];
+
+/**
+ * Server processes started together on one PostgreSQL database take turns (an advisory lock held to the
+ * end of the transaction): each migration is applied by one of them. SQLite's one writer is turn enough.
+ */
+async function takeTurn(tx: Tx, provider: Database["provider"]): Promise<void> {
+  if (provider === "postgresql")
+    await tx.$queryRawUnsafe(`SELECT 1 FROM pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+}
+
+async function isApplied(tx: Tx, name: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "_prisma_migrations"
+    WHERE "migration_name" = ${name} AND "finished_at" IS NOT NULL`;
+  return rows.length > 0;
 }
 
 /** The database's own words: the driver adapter's error (thrown as it is, or inside Prisma's) keeps them. */

@@ -1,8 +1,10 @@
 // PostgreSQL tells every server process of every committed change: the schema's triggers (migration
 // data_changes) NOTIFY `cms_changes` with the account (and the table, for inserts), delivered at commit to
-// each listening connection. One connection per process listens; a request then checks what changed in
-// memory, without a round trip. Another process's write is seen here once its notification arrives
-// (milliseconds; test/per-account-cache.test.ts measures it): the bounded delay in docs/performance.md.
+// each listening connection. One connection per process listens. Before a request's first read, one
+// round trip on that connection, shared by the requests arriving meanwhile (`catchUp`), makes sure every
+// commit made before the request began has been heard (PostgreSQL sends a connection its notices before
+// the answer to a later query): a write another process acknowledged is read at once here too. What
+// changed is then checked in memory.
 // Until the listener is connected, and whenever it is lost, nothing kept is served (`blind`); it
 // reconnects every second, and everything counts as changed once it is back.
 import pg from "pg";
@@ -16,6 +18,9 @@ export interface Listener {
   ready: Promise<void>;
   stop(): Promise<void>;
 }
+
+/** A round trip on the listening connection not answered in this time counts as the connection lost. */
+const CATCH_UP_TIMEOUT_MS = 2_000;
 
 export function hearPostgresChanges(connectionString: string, changes: Changes): Listener {
   let client: pg.Client | undefined;
@@ -31,7 +36,8 @@ export function hearPostgresChanges(connectionString: string, changes: Changes):
   };
 
   const listen = async () => {
-    const connection = new pg.Client({ connectionString });
+    // Named, so that an operator (and a test) can tell it in pg_stat_activity.
+    const connection = new pg.Client({ connectionString, application_name: "cms changes listener" });
     client = connection;
     connection.on("error", lost);
     connection.on("end", () => client === connection && lost());
@@ -46,6 +52,37 @@ export function hearPostgresChanges(connectionString: string, changes: Changes):
       if (client === connection) lost();
     }
   };
+
+  /**
+   * PostgreSQL sends a listening connection the notices of every commit before its answer to a later
+   * query, so once a round trip on it returns, every write committed (by any process) before it began has
+   * been heard. Requests share round trips: one that arrives while a trip is on its way waits for the next.
+   */
+  let onTheWay: Promise<void> | undefined;
+  let following: Promise<void> | undefined;
+  const roundTrip = async (): Promise<void> => {
+    const connection = client;
+    // Blind: every stamp is a change of everything already.
+    if (!connection || changes.blind) return;
+    const timer = setTimeout(() => client === connection && lost(), CATCH_UP_TIMEOUT_MS);
+    // A failure is the connection's: its error handler made the process blind.
+    await connection.query("SELECT 1").catch(() => {});
+    clearTimeout(timer);
+  };
+  const catchUp = (): Promise<void> => {
+    if (!onTheWay) {
+      onTheWay = roundTrip().finally(() => {
+        onTheWay = undefined;
+      });
+      return onTheWay;
+    }
+    following ??= onTheWay.then(() => {
+      following = undefined;
+      return catchUp();
+    });
+    return following;
+  };
+  changes.catchUp = catchUp;
 
   const ready = listen();
   return {

@@ -57,6 +57,8 @@ export function scheduledGeneration(changes: Changes, nextPublish: NextPublish):
   };
 
   const generation = async () => {
+    // Another process's write acknowledged before this read began must be heard first.
+    await changes.catchUp();
     const now = Date.now();
     const stamp = changes.stamp();
     const entries = changes.tableVersion("Entry");

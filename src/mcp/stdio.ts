@@ -2,7 +2,6 @@
 // server's settings name. The caller is a token (as over HTTP, with its scope and rate budget) or, with
 // --account, the operator acting for an account as its write token would. stdout carries only the
 // protocol: the CLI logs on stderr (src/log.ts).
-import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config } from "../config.ts";
 import { contextDeps } from "../context-deps.ts";
@@ -13,7 +12,7 @@ import { operatorViewer } from "../schema/accounts/operator-viewer.ts";
 import { findViewer, type Viewer } from "../schema/accounts/tokens.ts";
 import { ApiError } from "../schema/errors.ts";
 import { createContext, schema } from "../schema/index.ts";
-import { createLocalStorage } from "../storage/local.ts";
+import { openStorage } from "../storage/open.ts";
 import { createOperations } from "./operation.ts";
 import { createMcpServer } from "./server.ts";
 import { buildTools } from "./tools.ts";
@@ -29,7 +28,7 @@ export async function serveStdio(
 ): Promise<void> {
   const viewer = await callerViewer(database, caller);
   ready();
-  const storage = await createLocalStorage(join(config.dataDir, "assets"));
+  const storage = await openStorage(config);
   const limiter = createRateLimiter(
     {
       perMinute: config.rateLimitPerMinute,

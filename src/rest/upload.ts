@@ -8,7 +8,7 @@ import { Busboy, type BusboyFileStream, type BusboyInstance } from "@fastify/bus
 import { limitedChunks } from "../http/limited-body.ts";
 import { uploadTooLarge } from "../schema/assets/limits.ts";
 import { ApiError } from "../schema/errors.ts";
-import type { Storage } from "../storage/local.ts";
+import type { Storage } from "../storage/storage.ts";
 
 export interface MultipartUpload {
   /** The staged file's reference, for the mutation's `upload` input; the caller discards it after. */

@@ -6,7 +6,7 @@ import type { Db, DbProvider } from "../db/client.ts";
 import type { Prisma } from "../generated/sqlite/client.ts";
 import { noOutbox, type Outbox } from "../mail/outbox.ts";
 import { createMemoryEvents, type RecentEvents } from "../rate-limit/recent-events.ts";
-import type { Storage } from "../storage/local.ts";
+import type { Storage } from "../storage/storage.ts";
 import { findViewer, type Viewer } from "./accounts/tokens.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import type { ReadCache } from "./read-cache.ts";

@@ -71,3 +71,24 @@ export async function saveThemeFolder(
     if (response.status !== 201) throw new Error(`template ${handle}: ${JSON.stringify(response.body)}`);
   }
 }
+
+/** A GET whose body is kept as bytes (asset files; siteRequest decodes text). */
+export function siteGetBytes(
+  server: TestServer,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, headers: { host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}

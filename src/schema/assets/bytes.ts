@@ -1,7 +1,7 @@
 // The bytes of a new asset: base64 `data` (JSON uploads) is checked against the upload limit (the base64
 // text counts, decisions.md), decoded strictly and staged; a multipart upload arrives already staged.
 import { Readable } from "node:stream";
-import type { StagedFile } from "../../storage/local.ts";
+import type { StagedFile } from "../../storage/storage.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { contentTypeSchema } from "./content-types.ts";

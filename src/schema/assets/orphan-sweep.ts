@@ -4,7 +4,7 @@
 // file already gone does nothing).
 import type { Db } from "../../db/client.ts";
 import type { Log } from "../../log.ts";
-import type { Storage } from "../../storage/local.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { runHourly } from "../hourly.ts";
 import { orphanFiles } from "./orphans.ts";
 

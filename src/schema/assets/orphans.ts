@@ -4,7 +4,7 @@
 // (its row is then the trash item's). Both lists go through the Storage interface only, so they work
 // on any backend.
 import type { Db } from "../../db/client.ts";
-import type { Storage, StoredFile } from "../../storage/local.ts";
+import type { Storage, StoredFile } from "../../storage/storage.ts";
 
 const BATCH = 500;
 

@@ -2,7 +2,7 @@
 // serves each of its assets at the asset's URL. The render layer asks here, and reads the bytes through
 // the returned `open`.
 import type { Readable } from "node:stream";
-import type { ByteRange } from "../../storage/local.ts";
+import type { ByteRange } from "../../storage/storage.ts";
 import type { Context } from "../context.ts";
 import { servedContentType } from "./content-types.ts";
 import { parseAssetPath } from "./names.ts";

@@ -3,7 +3,7 @@
 // written, and removed again when the row cannot be: no asset row ever lacks its bytes. A path and
 // filename already taken in the account is a 422 on `filename`; an image or PDF whose bytes are not of
 // its type a 422 on what named the type (signatures.ts).
-import type { StagedFile } from "../../storage/local.ts";
+import type { StagedFile } from "../../storage/storage.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { newId, prefixes } from "../ids.ts";

@@ -8,7 +8,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
-import type { Storage } from "../../storage/local.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { ApiError } from "../errors.ts";
 import type { StagedAsset } from "./run.ts";
 

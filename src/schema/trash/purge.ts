@@ -1,7 +1,7 @@
 // Purging a trash item: the item, the record's revisions and, for an asset, its bytes, for good. The
 // DELETE /trash/:id operation and the expiry sweep (sweep.ts) both purge through purgeItem.
 import type { Db } from "../../db/client.ts";
-import type { Storage } from "../../storage/local.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { accountScope } from "../access.ts";
 import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";

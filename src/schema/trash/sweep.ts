@@ -3,7 +3,7 @@
 // whichever deletes its row first (purgeItem), the others skip it.
 import type { Db } from "../../db/client.ts";
 import type { Log } from "../../log.ts";
-import type { Storage } from "../../storage/local.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { runHourly } from "../hourly.ts";
 import { purgeItem } from "./purge.ts";
 

@@ -1,0 +1,48 @@
+// The one place the storage backend is chosen: an S3 bucket when ASSET_STORAGE names one, else the
+// directory CMS_DATA_DIR/assets. Both stage uploads under CMS_DATA_DIR/assets/.staging. A bucket that
+// cannot be reached stops the start with one line naming the setting.
+import { join } from "node:path";
+import type { Config } from "../config.ts";
+import { oneLine, SetupError } from "../setup-errors.ts";
+import { createLocalStorage } from "./local.ts";
+import type { BucketLocation } from "./location.ts";
+import { createS3Storage, type S3Storage } from "./s3.ts";
+import type { Storage } from "./storage.ts";
+
+export async function openStorage(config: Pick<Config, "dataDir" | "assetBucket">): Promise<Storage> {
+  return config.assetBucket
+    ? openBucket(config, config.assetBucket, "ASSET_STORAGE")
+    : createLocalStorage(localRoot(config));
+}
+
+/** Uploaded files' directory when no bucket is named (and the staging directory of both backends). */
+export function localRoot(config: Pick<Config, "dataDir">): string {
+  return join(config.dataDir, "assets");
+}
+
+/** The bucket's storage; `setting` is what named it, for the line said when it cannot be reached. */
+export async function openBucket(
+  config: Pick<Config, "dataDir">,
+  bucket: BucketLocation,
+  setting: string,
+): Promise<S3Storage> {
+  try {
+    return await createS3Storage(bucket, join(localRoot(config), ".staging"));
+  } catch (error) {
+    throw new SetupError(`${setting}: cannot reach bucket ${bucket.bucket} (${s3Cause(error)})`);
+  }
+}
+
+/** The SDK's errors for a missing bucket or a refused request carry only a name and a status. */
+function s3Cause(error: unknown): string {
+  const { name, message, $metadata } = error as {
+    name?: string;
+    message?: string;
+    $metadata?: { httpStatusCode?: number };
+  };
+  const status = $metadata?.httpStatusCode;
+  if (status === 404) return "no such bucket";
+  if (status === 403) return "access denied: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY";
+  if (status) return `${name ?? "error"}, HTTP ${status}`;
+  return message ? oneLine(error) : String(name);
+}
