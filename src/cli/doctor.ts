@@ -1,7 +1,6 @@
 // `cms doctor`: what the storage and the database disagree on. Asset files no row names (all of them,
 // however recent: the server sweeps those older than an hour) and asset rows whose file is missing
 // (those need the file put back, or the asset deleted).
-import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { missingFiles, orphanFiles } from "../schema/assets/orphans.ts";
