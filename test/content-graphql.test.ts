@@ -195,6 +195,7 @@ describe("contentEntries", () => {
     expect(await handles([{ field: "title", contains: "NEWS" }])).toEqual(["gamma", "alpha"]);
     expect(await handles([{ field: "title", starts_with: "al" }])).toEqual(["alpha"]);
     expect(await handles([{ field: "content_path", starts_with: "/blog/g" }])).toEqual(["gamma"]);
+    expect(await handles([{ field: "handle", ends_with: "TA" }])).toEqual(["beta", "delta"]);
     expect(await handles([{ field: "position", gt: 0 }])).toEqual(["delta"]);
     expect(await handles([{ field: "published_at", gte: "2024-02-01", lt: "2024-04-01T00:00:00Z" }])).toEqual(
       ["gamma", "beta"],
@@ -216,10 +217,13 @@ describe("contentEntries", () => {
     expect(await handles([{ field: "featured", eq: true }])).toEqual(["alpha"]);
     expect(await handles([{ field: "body", contains: "PRICE" }])).toEqual(["delta"]);
     expect(await handles([{ field: "body", starts_with: "no " }])).toEqual(["delta"]);
+    expect(await handles([{ field: "category", ends_with: "EWS" }])).toEqual(["gamma", "alpha"]);
     // LIKE wildcards are plain characters.
     expect(await handles([{ field: "title", contains: "_" }])).toEqual([]);
     expect(await handles([{ field: "title", starts_with: "%" }])).toEqual([]);
+    expect(await handles([{ field: "title", ends_with: "%" }])).toEqual([]);
     expect(await handles([{ field: "body", contains: "0% FREE_" }])).toEqual(["delta"]);
+    expect(await handles([{ field: "body", ends_with: "FREE_ISH" }])).toEqual(["delta"]);
     expect(await handles([{ field: "body", contains: "%%" }])).toEqual([]);
     expect(await handles([{ field: "body", contains: "no_price" }])).toEqual([]);
     expect(await handles([{ field: "body", contains: "O PRICE" }])).toEqual(["delta"]);

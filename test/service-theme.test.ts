@@ -287,6 +287,9 @@ describe("a theme written for the hosted service", () => {
       '{% query collection: "posts", filter: {fields: [{path: "category", op: "ne", value: "news"}]} %}<p class="ne">{% for p in query.entries %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
       '{% assign wanted = "Th" %}{% query collection: "posts", filter: {fields: [{path: "title", op: "starts_with", value: wanted}, {path: "category", op: "contains", value: "new"}]} %}<p class="starts">{% for p in query.entries %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
       '{% query collection: "posts", filter: {fields: [{path: "no_such_field", op: "eq", value: "x"}]} %}<p class="unknown">{{ query.total }}</p>{% endquery %}',
+      '{% query collection: "posts", filter: {fields: [{path: "handle", op: "ends_with", value: "OND"}]} %}<p class="ends">{% for p in query.entries %}{{ p.handle }} {% endfor %}</p>{% endquery %}',
+      '{% query collection: "posts", filter: {fields: [{path: "category", op: "ends_with", value: "ws"}]} %}<p class="ends-value">{{ query.total }}</p>{% endquery %}',
+      '{% query collection: "posts", filter: {fields: [{path: "category", op: "ends_with", value: "%s"}]} %}<p class="ends-wild">{{ query.total }}</p>{% endquery %}',
       '<p class="css">{% cms_scripts js: false %}</p><p class="js">{% cms_scripts css: false %}</p>',
       "{% doc %}Renders extras. @param {string} title @example {% render 'extras', title: x %}{% enddoc %}<p class=\"locale\">{% locale %}</p>",
       '{% assign letters = "a,b,c,d,e,f,g,h,i" | split: "," %}{% paginate letters by 1 window_size: 2 %}<p class="window">{% for part in paginate.parts %}{{ part.title }}{% unless part.is_link %}*{% endunless %} {% endfor %}</p>{% endpaginate %}',
@@ -306,6 +309,10 @@ describe("a theme written for the hosted service", () => {
     expect(text).toContain('<p class="ne">second </p>');
     expect(text).toContain('<p class="starts">third </p>');
     expect(text).toContain('<p class="unknown">0</p>');
+    expect(text).toContain('<p class="ends">second </p>');
+    // A blueprint value, ignoring case; a wildcard is a literal character (the scan on the embedded database).
+    expect(text).toContain('<p class="ends-value">2</p>');
+    expect(text).toContain('<p class="ends-wild">0</p>');
     expect(text).toContain('<p class="css"><link rel="stylesheet" href="/cms/cms.css"></p>');
     expect(text).toContain('<p class="js"><script type="module" src="/cms/cms.js"></script></p>');
     expect(text).toContain('\n<p class="locale">en-us</p>');

@@ -10,6 +10,7 @@ export interface ContentFilter {
   in?: unknown[] | null;
   contains?: string | null;
   starts_with?: string | null;
+  ends_with?: string | null;
   lt?: unknown;
   lte?: unknown;
   gt?: unknown;
@@ -17,7 +18,18 @@ export interface ContentFilter {
 }
 
 export type Operator = Exclude<keyof ContentFilter, "field">;
-export const operators: Operator[] = ["eq", "ne", "in", "contains", "starts_with", "lt", "lte", "gt", "gte"];
+export const operators: Operator[] = [
+  "eq",
+  "ne",
+  "in",
+  "contains",
+  "starts_with",
+  "ends_with",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+];
 
 export const ContentFilterInput = builder.inputType("ContentFilter", {
   description:
@@ -32,6 +44,7 @@ export const ContentFilterInput = builder.inputType("ContentFilter", {
     in: t.field({ type: ["JSON"], description: "Equals one of these (at most 100)." }),
     contains: t.string({ description: "Text containing this, ignoring case." }),
     starts_with: t.string({ description: "Text starting with this, ignoring case." }),
+    ends_with: t.string({ description: "Text ending with this, ignoring case." }),
     lt: t.field({ type: "JSON", description: "Less than (numbers and dates)." }),
     lte: t.field({ type: "JSON", description: "Less than or equal (numbers and dates)." }),
     gt: t.field({ type: "JSON", description: "Greater than (numbers and dates)." }),

@@ -1,4 +1,4 @@
-// `contains` and `starts_with`, ignoring case, on an entry column or a blueprint value. Prisma turns
+// `contains`, `starts_with` and `ends_with`, ignoring case, on an entry column or a blueprint value. Prisma turns
 // them into LIKE without escaping its wildcards, so `%` and `_` would match anything. PostgreSQL's LIKE
 // escapes with `\`; SQLite's LIKE has no escape character without an ESCAPE clause Prisma cannot write,
 // so there a needle holding a wildcard selects the matching IDs with instr() instead (at most
@@ -20,13 +20,15 @@ export const MAX_SCANS_PER_REQUEST = 20;
 /** A request's scans by what they search for; the context object lives as long as its request. */
 const requestScans = new WeakMap<object, Map<string, Promise<Where>>>();
 
+export type TextOperator = "contains" | "starts_with" | "ends_with";
+
 export type TextTarget = { column: "handle" | "title" | "contentPath" } | { handle: string };
 
 export async function textSearch(
   ctx: Pick<Context, "provider" | "db">,
   collectionId: string,
   target: TextTarget,
-  op: "contains" | "starts_with",
+  op: TextOperator,
   needle: string,
   at: string,
 ): Promise<Where> {
@@ -55,7 +57,7 @@ async function scanIds(
   ctx: Pick<Context, "db">,
   collectionId: string,
   target: TextTarget,
-  op: "contains" | "starts_with",
+  op: TextOperator,
   needle: string,
   at: string,
 ): Promise<Where> {
@@ -66,9 +68,15 @@ async function scanIds(
       ? Prisma.raw(`"${target.column}"`)
       : Prisma.sql`json_extract("data", ${`$.${target.handle}`})`;
   const position = Prisma.sql`instr(lower(${text}), lower(${needle}))`;
+  // The text's end, as long as the needle (SQLite counts a negative start from the end).
+  const ending = Prisma.sql`substr(lower(${text}), -length(${needle})) = lower(${needle})`;
   const rows = await ctx.db.$queryRaw<{ id: string }[]>(
     Prisma.sql`SELECT "id" FROM "Entry" WHERE "collectionId" = ${collectionId} AND ${
-      op === "contains" ? Prisma.sql`${position} > 0` : Prisma.sql`${position} = 1`
+      op === "contains"
+        ? Prisma.sql`${position} > 0`
+        : op === "starts_with"
+          ? Prisma.sql`${position} = 1`
+          : ending
     } LIMIT ${MAX_COMPARED_MATCHES + 1}`,
   );
   if (rows.length > MAX_COMPARED_MATCHES)
@@ -82,14 +90,14 @@ async function scanIds(
 function prismaFilter(
   ctx: Pick<Context, "provider">,
   target: TextTarget,
-  op: "contains" | "starts_with",
+  op: TextOperator,
   needle: string,
   options: object,
 ): Where {
   if ("column" in target) {
-    const key = op === "contains" ? "contains" : "startsWith";
+    const key = { contains: "contains", starts_with: "startsWith", ends_with: "endsWith" }[op];
     return { [target.column]: { [key]: needle, ...options } };
   }
-  const key = op === "contains" ? "string_contains" : "string_starts_with";
+  const key = `string_${op}`;
   return valueFilter(ctx, target.handle, { [key]: needle, ...options });
 }

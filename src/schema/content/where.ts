@@ -9,7 +9,7 @@ import { parseDateTime } from "../scalars.ts";
 import { type ContentFilter, type Operator, operators } from "./inputs.ts";
 import { type Comparison, numberComparison, valueFilter } from "./json-values.ts";
 import { type SystemField, systemField } from "./system-fields.ts";
-import { type TextTarget, textSearch } from "./text-search.ts";
+import { type TextOperator, type TextTarget, textSearch } from "./text-search.ts";
 
 type TextColumn = Extract<TextTarget, { column: string }>["column"];
 
@@ -56,7 +56,7 @@ export async function filterWhere(
 }
 
 const comparisons: Operator[] = ["lt", "lte", "gt", "gte"];
-const textOperators: Operator[] = ["contains", "starts_with"];
+const textOperators: Operator[] = ["contains", "starts_with", "ends_with"];
 
 async function systemCondition(
   ctx: Context,
@@ -82,6 +82,7 @@ async function systemCondition(
       return { [column]: { in: (value as unknown[]).map(typed) } };
     case "contains":
     case "starts_with":
+    case "ends_with":
       return textSearch(ctx, collectionId, { column: column as TextColumn }, op, value as string, path);
     default:
       return { [column]: { [op]: typed(value) } };
@@ -128,7 +129,7 @@ async function valueCondition(
   if (!expected) refuse(path, `${type} fields cannot be filtered on`);
   if (textOperators.includes(op)) {
     if (expected !== "string") refuse(path, `cannot be used on ${type} fields`);
-    return textSearch(ctx, collectionId, { handle }, op as "contains" | "starts_with", value as string, path);
+    return textSearch(ctx, collectionId, { handle }, op as TextOperator, value as string, path);
   }
   if (comparisons.includes(op)) {
     if (expected !== "number") refuse(path, "compares numbers and dates only");

@@ -1,6 +1,6 @@
 // The `{% query %}` tag's `filter: {fields: [{path, op, value}]}` (the hosted service's syntax) as the
 // content queries' filters (content/where.ts): `path` a field handle or system field, `op` one of eq, ne,
-// contains, starts_with (and this CMS's in, lt, lte, gt, gte). As on the service, a condition without a
+// contains, starts_with, ends_with (and this CMS's in, lt, lte, gt, gte). As on the service, a condition without a
 // value or with an operator it does not know is left out, an entity value may be an entry or its ID, and
 // values are compared as the field's type (a number typed as text matches the text).
 import type { FieldDefinition } from "../blueprints/fields.ts";
