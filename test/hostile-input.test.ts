@@ -215,6 +215,21 @@ describe("a number past the double range (1e999)", () => {
   });
 });
 
+describe("query parameters a route does not read from the query", () => {
+  it("leave a create's body alone: `input` comes from the body only", async () => {
+    const path = "/collections/clctn_main/entries?input=%7Bnot%20json&title=Other";
+    const created = await expectCreated(client.post(path, { title: "From the body", handle: "from-body" }));
+    expect(created).toMatchObject({ title: "From the body", handle: "from-body" });
+    const json = await expectCreated(
+      client.post(`/collections/clctn_main/entries?input=${encodeURIComponent('{"title":"Query"}')}`, {
+        title: "Body wins",
+        handle: "body-wins",
+      }),
+    );
+    expect(json.title).toBe("Body wins");
+  });
+});
+
 describe("a JSON body that is not UTF-8", () => {
   it("is a 400 on REST POST and PATCH, and nothing is stored or changed", async () => {
     const created = await sendRaw("POST", "/navigations", badTitle);

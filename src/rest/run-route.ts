@@ -1,7 +1,7 @@
 // Runs a route's schema field in-process: the document REST answers with (rest-shape.ts), its variables
-// bound by name from the path, then the query string, then the body's `input`, coerced as sofa-api (which
-// first served REST) coerced them: scalars through their type, `true` as the only true Boolean text, an
-// empty query value as absent. One route match, one execution, and the answer serialized once (answer.ts).
+// bound by name from the path or the query string, and `input` from the body alone, coerced as sofa-api
+// (which first served REST) coerced them: scalars through their type, `true` as the only true Boolean text,
+// an empty query value as absent. A value its type refuses is a 422 on its name. One route match, one execution, and the answer serialized once (answer.ts).
 import {
   type ExecutionResult,
   execute,
@@ -16,6 +16,7 @@ import {
   type TypeNode,
   typeFromAST,
 } from "graphql";
+import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { answerDocument } from "../schema/rest-shape.ts";
 import type { RouteMatch } from "./routes.ts";
@@ -32,9 +33,13 @@ export async function runRoute(
   for (const definition of getOperationAST(document)?.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     const sent =
-      name in params ? params[name] : url.searchParams.get(name) || (name === "input" ? input : undefined);
+      name === "input" ? input : name in params ? params[name] : url.searchParams.get(name) || undefined;
     if (sent === undefined || sent === null) continue;
-    variableValues[name] = coerced(sent, typeOf(schema, definition.type));
+    try {
+      variableValues[name] = coerced(sent, typeOf(schema, definition.type));
+    } catch {
+      throw new ApiError(422, "Validation failed", [{ path: name, message: "is not a valid value" }]);
+    }
   }
   return execute({ schema, document, contextValue: ctx, variableValues });
 }
