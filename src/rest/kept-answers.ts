@@ -1,6 +1,6 @@
 // Answers to GET requests, kept in the read cache (src/schema/read-cache.ts) under the data generation:
-// a repeated read of unchanged data skips sofa's routing, the execution and the JSON round trip of the
-// answer mapping. The key is the path with its query and the caller (token): all a GET's answer depends
+// a repeated read of unchanged data skips the execution of the route's operation and the serialization of its
+// answer. The key is the path with its query and the caller (token): all a GET's answer depends
 // on besides the data. Who may call is still checked on every request, before this.
 import { Response } from "../http/fetch-api.ts";
 import type { Context } from "../schema/index.ts";
@@ -26,7 +26,7 @@ export async function keptAnswer(ctx: Context, url: URL, answer: () => Promise<R
   return isKept(kept) ? respond(kept) : kept;
 }
 
-/** By shape: an answer may come from another copy of the fetch classes (sofa's router has its own). */
+/** By shape: a Response (an error, a non-200 answer) is passed on as it is. */
 function isKept(value: KeptAnswer | Response): value is KeptAnswer {
   return typeof (value as KeptAnswer).contentType === "string" && !("status" in value);
 }

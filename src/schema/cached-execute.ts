@@ -1,9 +1,9 @@
-// Every transport executes operations through this (REST via sofa, /graphql via yoga, the site renderer
+// The transports execute operations through this (the tool interface, /graphql via yoga, the site renderer
 // in-process). A query's result is kept in the read cache under the data generation read before it
 // ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
 // depends on besides the data). Results with errors are not kept. Mutations run as they are, and the
 // request reads the generation afresh after each one (fresh-after-writes.ts), so its later reads (a page
-// rendered after a form submission) see its own write. REST executes through sofa's own `execute`: its
+// rendered after a form submission) see its own write. REST (src/rest/run-route.ts) executes with graphql's own `execute`: its
 // GET answers are kept whole (src/rest/kept-answers.ts), and a REST write is the last thing its request
 // does.
 import {
@@ -20,7 +20,7 @@ type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResul
 const documentIds = new WeakMap<DocumentNode, number>();
 let documents = 0;
 
-/** Parsed documents are reused (sofa's per route, yoga's parse cache, the renderer's constants). */
+/** Parsed documents are reused (rest-shape.ts's per field, yoga's parse cache, the renderer's constants). */
 function documentId(document: DocumentNode): number {
   let id = documentIds.get(document);
   if (id === undefined) {

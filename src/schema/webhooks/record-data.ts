@@ -1,4 +1,4 @@
-// An event's `data`: the record as REST returns it (the same document sofa runs for the REST read, values
+// An event's `data`: the record as REST returns it (the same document REST runs for its read, rest-shape.ts's, values
 // spread), read through the write's own transaction so that it is the state the change left, written in
 // the same commit. Read as the account itself: a form submission has no token, and the record is the
 // account's own. A navigation carries its whole item tree.
