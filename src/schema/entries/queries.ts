@@ -3,7 +3,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { accountScope } from "../access.ts";
 import { accountArg, idArg, listArgs } from "../args.ts";
 import { builder } from "../builder.ts";
-import { findCollection } from "../collections/find.ts";
+import { findCollectionId } from "../collections/find.ts";
 import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
@@ -23,10 +23,10 @@ builder.queryField("entries", (t) =>
     },
     resolve: async (_root, args, ctx, info) => {
       const scope = await accountScope(ctx, args.account_id);
-      const collection = await findCollection(ctx, scope, args.collection_id);
+      const collectionId = await findCollectionId(ctx, scope, args.collection_id);
       const where = {
         ...scope,
-        collectionId: collection.id,
+        collectionId,
         ...(args.handle != null && { handle: args.handle }),
         ...(args.published != null && { published: args.published }),
       };
@@ -53,18 +53,14 @@ builder.queryField("entry", (t) =>
     },
     resolve: async (query, _root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id);
-      // One read finds the entry through its collection; only a miss looks the collection up, to tell
-      // an unknown collection from an unknown entry.
+      // The collection is named by the account's kept collections, so one read finds the entry by its
+      // unique key (a miss of the collection is the collection's 404).
+      const collectionId = await findCollectionId(ctx, scope, args.collection_id);
       const entry = await ctx.db.entry.findFirst({
         ...query,
-        where: {
-          ...scope,
-          collection: { ...scope, ...idOrHandle(args.collection_id, prefixes.collection) },
-          ...idOrHandle(args.id, prefixes.entry),
-        },
+        where: { ...scope, collectionId, ...idOrHandle(args.id, prefixes.entry) },
       });
       if (entry) return entry;
-      await findCollection(ctx, scope, args.collection_id);
       throw ApiError.notFound("Entry");
     },
   }),
