@@ -11,6 +11,8 @@ interface KeptAnswer {
 }
 
 export async function keptAnswer(ctx: Context, url: URL, answer: () => Promise<Response>): Promise<Response> {
+  // Answers off (READ_CACHE_MB=0): the answer as it is, without a copy of its body.
+  if (!ctx.reads?.keeps(undefined)) return answer();
   const key = `rest\u0000${url.pathname}${url.search}\u0000${ctx.caller}`;
   const kept = await ctx.keep(
     key,
