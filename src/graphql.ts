@@ -1,6 +1,6 @@
 // GraphQL at /graphql (GraphiQL for browsers). Every operation needs a token; the schema checks which
 // account it may see.
-import { GraphQLError, type GraphQLSchema } from "graphql";
+import { type ExecutionResult, GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, type GraphiQLOptions, maskError, type Plugin } from "graphql-yoga";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { limitPlugins } from "./graphql-limits.ts";
@@ -10,10 +10,30 @@ import { cachedExecute } from "./schema/cached-execute.ts";
 import { ApiError, toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
 
-/** Queries answer from the read cache when they can (src/schema/cached-execute.ts). */
+/**
+ * Queries answer from the read cache when they can (src/schema/cached-execute.ts), and run compiled
+ * (src/schema/compiled-execute.ts) instead of on yoga's executor: no operation here streams (@defer).
+ */
 const cachedExecution: Plugin = {
-  onExecute: ({ executeFn, setExecuteFn }) => setExecuteFn((args) => cachedExecute(args, executeFn)),
+  onExecute: ({ setExecuteFn }) => setExecuteFn(async (args) => requestErrorStatus(await cachedExecute(args))),
 };
+
+/**
+ * A result without data is an operation that never ran (its variables were refused): a 400, as yoga's own
+ * executor answers it.
+ */
+function requestErrorStatus(result: ExecutionResult): ExecutionResult {
+  if ("data" in result || !result.errors) return result;
+  const errors = result.errors.map(
+    (error) =>
+      new GraphQLError(error.message, {
+        nodes: error.nodes,
+        originalError: error.originalError,
+        extensions: { ...error.extensions, http: { status: 400 } },
+      }),
+  );
+  return { errors };
+}
 
 /** GraphiQL's starting point: how to send a token, and a first query to run with it. */
 const graphiql: GraphiQLOptions = {

@@ -4,7 +4,6 @@
 // an empty query value as absent. A value its type refuses is a 422 on its name. One route match, one execution, and the answer serialized once (answer.ts).
 import {
   type ExecutionResult,
-  execute,
   type GraphQLInputType,
   type GraphQLSchema,
   getNamedType,
@@ -16,6 +15,7 @@ import {
   type TypeNode,
   typeFromAST,
 } from "graphql";
+import { compiledExecute } from "../schema/compiled-execute.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { answerDocument } from "../schema/rest-shape.ts";
@@ -41,7 +41,7 @@ export async function runRoute(
       throw new ApiError(422, "Validation failed", [{ path: name, message: "is not a valid value" }]);
     }
   }
-  return execute({ schema, document, contextValue: ctx, variableValues });
+  return compiledExecute({ schema, document, contextValue: ctx, variableValues });
 }
 
 function typeOf(schema: GraphQLSchema, node: TypeNode): GraphQLInputType {

@@ -3,16 +3,16 @@
 // ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
 // depends on besides the data). Results with errors are not kept. Mutations run as they are, and the
 // request reads the generation afresh after each one (fresh-after-writes.ts), so its later reads (a page
-// rendered after a form submission) see its own write. REST (src/rest/run-route.ts) executes with graphql's own `execute`: its
-// GET answers are kept whole (src/rest/kept-answers.ts), and a REST write is the last thing its request
-// does.
+// rendered after a form submission) see its own write. Execution is compiled (compiled-execute.ts).
+// REST (src/rest/run-route.ts) executes without this: its GET answers are kept whole
+// (src/rest/kept-answers.ts), and a REST write is the last thing its request does.
 import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
-  execute as executeOperation,
   getOperationAST,
 } from "graphql";
+import { compiledExecute } from "./compiled-execute.ts";
 import type { Context } from "./context.ts";
 
 type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
@@ -32,11 +32,11 @@ function documentId(document: DocumentNode): number {
 
 export async function cachedExecute(
   args: ExecutionArgs,
-  execute: Execute = executeOperation,
+  execute: Execute = compiledExecute,
 ): Promise<ExecutionResult> {
   const ctx = args.contextValue as Context;
   const operation = getOperationAST(args.document, args.operationName);
-  if (!ctx.reads || operation?.operation !== "query") return execute(args);
+  if (!ctx.reads?.keeps(undefined) || operation?.operation !== "query") return execute(args);
   const key = [
     documentId(args.document),
     args.operationName ?? "",
