@@ -15,7 +15,8 @@ import type { Context } from "./schema/index.ts";
  * (src/schema/compiled-execute.ts) instead of on yoga's executor: no operation here streams (@defer).
  */
 const cachedExecution: Plugin = {
-  onExecute: ({ setExecuteFn }) => setExecuteFn(async (args) => requestErrorStatus(await cachedExecute(args))),
+  onExecute: ({ setExecuteFn }) =>
+    setExecuteFn(async (args) => requestErrorStatus(await cachedExecute(args))),
 };
 
 /**

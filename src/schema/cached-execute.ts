@@ -6,12 +6,7 @@
 // rendered after a form submission) see its own write. Execution is compiled (compiled-execute.ts).
 // REST (src/rest/run-route.ts) executes without this: its GET answers are kept whole
 // (src/rest/kept-answers.ts), and a REST write is the last thing its request does.
-import {
-  type DocumentNode,
-  type ExecutionArgs,
-  type ExecutionResult,
-  getOperationAST,
-} from "graphql";
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST } from "graphql";
 import { compiledExecute } from "./compiled-execute.ts";
 import type { Context } from "./context.ts";
 

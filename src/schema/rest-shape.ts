@@ -62,6 +62,7 @@ function spread(record: Record<string, unknown>): Record<string, unknown> {
   const spreadRecord: Record<string, unknown> = {};
   for (const key in record) if (key !== "values") spreadRecord[key] = record[key];
   const values = record.values as Record<string, unknown> | null | undefined;
-  if (values) for (const key in values) if (!Object.hasOwn(spreadRecord, key)) spreadRecord[key] = values[key];
+  if (values)
+    for (const key in values) if (!Object.hasOwn(spreadRecord, key)) spreadRecord[key] = values[key];
   return spreadRecord;
 }
