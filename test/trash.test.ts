@@ -422,7 +422,9 @@ describe("expiry", () => {
     server = await server.restart({ TRASH_KEEP_DAYS: "0" });
     client = api(server, client.account);
     const deadline = Date.now() + 5_000;
-    while ((await trash()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // The sweep removes the rows, then the bytes: both are waited for.
+    const swept = async () => (await trash()).length === 0 && !existsSync(storedFile(asset.id));
+    while (!(await swept()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await trash()).toEqual([]);
     expect(existsSync(storedFile(asset.id))).toBe(false);
   });
