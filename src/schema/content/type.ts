@@ -6,6 +6,7 @@ import { readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
 import { expandValues } from "../entries/expand.ts";
 
+// No field names a `select`, as EntryRef (entries/type.ts): entries are read with all their columns.
 export const PublishedEntryRef = builder.prismaObject("Entry", {
   variant: "PublishedEntry",
   description: "A published entry, as a frontend app sees it.",
@@ -18,12 +19,10 @@ export const PublishedEntryRef = builder.prismaObject("Entry", {
     content_path: t.exposeString("contentPath"),
     include_in_sitemap: t.exposeBoolean("includeInSitemap"),
     collection_handle: t.string({
-      select: { accountId: true, collectionId: true },
       resolve: async (entry, _args, ctx) =>
         (await collectionOf(ctx, entry.accountId, entry.collectionId)).handle,
     }),
     blueprint_handle: t.string({
-      select: { accountId: true, blueprintId: true },
       resolve: async (entry, _args, ctx) =>
         (await blueprintOf(ctx, entry.accountId, entry.blueprintId)).handle,
     }),
@@ -36,7 +35,6 @@ export const PublishedEntryRef = builder.prismaObject("Entry", {
         "text as strings, numbers, booleans, image URL paths, videos {url, video_id, thumbnail}, and entity " +
         "fields expanded into {id, title, handle, ...fields, content_path, published_at} of published " +
         "entries only (an array for multiple; null or left out when unpublished or deleted).",
-      select: { accountId: true, data: true, blueprintId: true },
       resolve: async (entry, _args, ctx) => {
         const { fields } = await blueprintOf(ctx, entry.accountId, entry.blueprintId);
         return expandValues(ctx, entry.accountId, readFields(fields), entry.data, { publishedOnly: true });

@@ -6,6 +6,8 @@ import { readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
 import { expandValues } from "./expand.ts";
 
+// No field names a `select`: an entry is always read with all its columns (the object has no `select` of its
+// own), and a field's `select` made the plugin map each field of each entry to its row, a list's largest cost.
 export const EntryRef = builder.prismaObject("Entry", {
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -16,7 +18,6 @@ export const EntryRef = builder.prismaObject("Entry", {
     include_in_sitemap: t.exposeBoolean("includeInSitemap"),
     position: t.exposeInt("position"),
     blueprint_handle: t.string({
-      select: { accountId: true, blueprintId: true },
       resolve: async (entry, _args, ctx) =>
         (await blueprintOf(ctx, entry.accountId, entry.blueprintId)).handle,
     }),
@@ -24,7 +25,6 @@ export const EntryRef = builder.prismaObject("Entry", {
     layout_handle: t.exposeString("layoutHandle", { nullable: true }),
     content_path: t.exposeString("contentPath"),
     collection_handle: t.string({
-      select: { accountId: true, collectionId: true },
       resolve: async (entry, _args, ctx) =>
         (await collectionOf(ctx, entry.accountId, entry.collectionId)).handle,
     }),
@@ -34,7 +34,6 @@ export const EntryRef = builder.prismaObject("Entry", {
     values: t.field({
       type: "JSON",
       description: "Blueprint values by field handle; entity fields are expanded into the entries they name.",
-      select: { accountId: true, data: true, blueprintId: true },
       resolve: async (entry, _args, ctx) => {
         const { fields } = await blueprintOf(ctx, entry.accountId, entry.blueprintId);
         return expandValues(ctx, entry.accountId, readFields(fields), entry.data);
