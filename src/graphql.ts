@@ -2,7 +2,6 @@
 // account it may see.
 import { type ExecutionResult, GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, type GraphiQLOptions, maskError, type Plugin } from "graphql-yoga";
-import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { limitPlugins } from "./graphql-limits.ts";
 import { Request, Response } from "./http/fetch-api.ts";
 import { readLimitedText } from "./http/limited-body.ts";
@@ -94,18 +93,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     logging: false,
   });
 
-  const counting = queryCountingEnabled();
-
   return async function handleGraphQL(request: Request, ctx: Context): Promise<Response> {
-    if (!counting) return answer(request, ctx);
-    // CMS_COUNT_QUERIES=1: the number of SQL statements the operation made, for tests of batching.
-    const { result, queries } = await countQueries(() => answer(request, ctx));
-    const headers = new Headers(result.headers);
-    headers.set("x-query-count", String(queries));
-    return new Response(result.body, { status: result.status, headers });
-  };
-
-  async function answer(request: Request, ctx: Context): Promise<Response> {
     const wantsGraphiQL =
       request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
     if (!wantsGraphiQL && !(await ctx.viewer())) {
@@ -129,5 +117,5 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     headers.delete("content-length");
     const { method, signal } = request;
     return yoga.fetch(new Request(request.url, { method, headers, body, signal }), { cms: ctx });
-  }
+  };
 }

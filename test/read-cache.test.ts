@@ -328,6 +328,124 @@ describe("READ_CACHE_MB=0", () => {
     }
   });
 
+  // A site page reads the account's globals, navigations (with their items) and feed settings on every
+  // render: kept as lookups too, they must follow writes of their tables from either process, while which
+  // entries a menu links to (and whether they are visible) is read on every page.
+  it("keeps a site's globals, menus and feeds as lookups that follow their writes", async () => {
+    const uncached = await reader.twin({ READ_CACHE_MB: "0" });
+    try {
+      const client = api(uncached, account);
+      const layout =
+        "<nav>{% for item in navigation.menu %}[{{ item.title }} {{ item.url }}]{% endfor %}</nav>" +
+        "<footer>{{ globals.site_footer.copyright }}</footer>{{ content_for_layout }}";
+      await expectCreated(
+        client.post("/templates", { template: { handle: "menu-layout", kind: "layout", html: layout } }),
+      );
+      await expectCreated(
+        client.post("/templates", { template: { handle: "menu-page", html: "<h1>{{ title }}</h1>" } }),
+      );
+      await expectCreated(
+        client.post("/templates", { template: { handle: "menu-page-2", html: "<h2>{{ title }}</h2>" } }),
+      );
+      await expectCreated(
+        client.post("/collections", {
+          name: "Menus",
+          handle: "menus",
+          routing: "menus/:handle",
+          template_handle: "menu-page",
+          layout_handle: "menu-layout",
+          blueprint: { fields: [] },
+        }),
+      );
+      await expectCreated(client.post("/collections/menus/entries", { handle: "home", title: "Home" }));
+      await expectCreated(client.post("/collections/menus/entries", { handle: "linked", title: "Linked" }));
+      await expectCreated(
+        client.post("/globals", {
+          name: "Site footer",
+          handle: "site_footer",
+          fields: [{ handle: "copyright", type: "text" }],
+          copyright: "one",
+        }),
+      );
+      await expectCreated(client.post("/navigations", { title: "Menu", handle: "menu" }));
+      const linkedItem = await expectCreated(
+        client.post("/navigations/menu/items", {
+          title: "To linked",
+          collection_handle: "menus",
+          entry_handle: "linked",
+          priority: 1,
+        }),
+      );
+      await expectCreated(
+        client.post("/navigations/menu/items", { title: "Out", url: "https://out.test/", priority: 2 }),
+      );
+      const page = async () => {
+        const response = await siteGet(uncached, "/menus/home", account.domain);
+        expect(response.status, response.text).toBe(200);
+        return response.text;
+      };
+      const nav = async () => /<nav>(.*)<\/nav>/.exec(await page())?.[1];
+      const footer = async () => /<footer>(.*)<\/footer>/.exec(await page())?.[1];
+      expect(await page()).toContain("<h1>Home</h1>");
+      expect(await nav()).toBe("[To linked /menus/linked][Out https://out.test/]");
+      expect(await footer()).toBe("one");
+
+      // Globals, through the other process and through this one.
+      await viaWriter.put("/globals/site_footer", { copyright: "two" });
+      await heard();
+      expect(await footer()).toBe("two");
+      await client.put("/globals/site_footer", { copyright: "three" });
+      expect(await footer()).toBe("three");
+
+      // Navigation items and navigations, through either process.
+      await viaWriter.put(`/navigations/menu/items/${linkedItem.id}`, { title: "Renamed" });
+      await heard();
+      expect(await nav()).toBe("[Renamed /menus/linked][Out https://out.test/]");
+      await expectCreated(
+        viaWriter.post("/navigations/menu/items", { title: "Third", url: "/3", priority: 3 }),
+      );
+      await heard();
+      expect(await nav()).toBe("[Renamed /menus/linked][Out https://out.test/][Third /3]");
+      await client.put(`/navigations/menu/items/${linkedItem.id}`, { title: "Again" });
+      expect(await nav()).toBe("[Again /menus/linked][Out https://out.test/][Third /3]");
+      expect((await viaWriter.put("/navigations/menu", { handle: "elsewhere" })).status).toBe(200);
+      await heard();
+      expect(await nav()).toBe("");
+      expect((await client.put("/navigations/elsewhere", { handle: "menu" })).status).toBe(200);
+      expect(await nav()).toBe("[Again /menus/linked][Out https://out.test/][Third /3]");
+
+      // The linked entry's visibility and path are read per page: an entry write ends no kept menu.
+      await viaWriter.put("/collections/menus/entries/linked", { published: false });
+      await heard();
+      expect(await nav()).toBe("[Again ][Out https://out.test/][Third /3]");
+      await client.put("/collections/menus/entries/linked", { published: true, handle: "moved" });
+      expect(await nav()).toBe("[Again /menus/moved][Out https://out.test/][Third /3]");
+
+      // The collection's template and its feed settings.
+      await viaWriter.put("/collections/menus", { template_handle: "menu-page-2" });
+      await heard();
+      expect(await page()).toContain("<h2>Home</h2>");
+      const feed = (path: string) => siteGet(uncached, path, account.domain);
+      expect((await feed("/menus/feed.xml")).status).toBe(404);
+      const enable = await request(`${writer.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${account.token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          query: `mutation { collectionFeedUpdate(account_id: "${account.account_id}", id: "menus",
+            input: { feed_enabled: true, feed_path: "menus/feed.xml", feed_title: "Menu feed" }) { feed_path } }`,
+        }),
+      });
+      expect(enable.body.errors, enable.text).toBeUndefined();
+      await heard();
+      const enabled = await feed("/menus/feed.xml");
+      expect(enabled.status, enabled.text).toBe(200);
+      expect(enabled.text).toContain("<title>Menu feed</title>");
+      expect(enabled.text).toContain("<title>Home</title>");
+    } finally {
+      await uncached.stop();
+    }
+  });
+
   it("turns the cache off and answers the same", async () => {
     const uncached = await reader.twin({ READ_CACHE_MB: "0" });
     try {

@@ -1,5 +1,5 @@
 // An account's blueprints and collections by ID, as the records that name them read them (an entry's
-// blueprint handle, fields and collection handle). Each is one lookup of its own table (read-cache.ts):
+// blueprint handle, fields and collection handle; a site page's collection name, template and layout). Each is one lookup of its own table (read-cache.ts):
 // kept while the account's blueprints (collections) stay unchanged, whatever is written to its entries,
 // so reading an entry costs no query for them; asked at most once per request (loaders.ts).
 import type { Context, Table } from "./context.ts";
@@ -11,7 +11,19 @@ export interface BlueprintLookup {
 
 export interface CollectionLookup {
   handle: string;
+  name: string;
+  templateHandle: string | null;
+  layoutHandle: string | null;
+  schemaType: string | null;
 }
+
+const collectionSelect = {
+  handle: true,
+  name: true,
+  templateHandle: true,
+  layoutHandle: true,
+  schemaType: true,
+} as const;
 
 const bytes = (found: object) => JSON.stringify(found).length * 2;
 
@@ -41,7 +53,7 @@ export async function readAccountCollections(
   accountId: string,
 ): Promise<ReadonlyMap<string, CollectionLookup>> {
   const rows = await keptLookup(ctx, `collections\u0000${accountId}`, accountId, ["Collection"], () =>
-    ctx.db.collection.findMany({ where: { accountId }, select: { id: true, handle: true } }),
+    ctx.db.collection.findMany({ where: { accountId }, select: { id: true, ...collectionSelect } }),
   );
   return new Map(rows.map(({ id, ...collection }) => [id, collection]));
 }
@@ -66,5 +78,5 @@ export async function collectionOf(
   id: string,
 ): Promise<CollectionLookup> {
   const kept = (await ctx.loaders.collections(accountId)).get(id);
-  return kept ?? ctx.db.collection.findUniqueOrThrow({ where: { id }, select: { handle: true } });
+  return kept ?? ctx.db.collection.findUniqueOrThrow({ where: { id }, select: collectionSelect });
 }

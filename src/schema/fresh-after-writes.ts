@@ -11,11 +11,13 @@ const pluginName = "freshAfterWrites";
 
 /**
  * The root mutations that may write a table whose reads are kept per table (context.ts `keep` with
- * `tables`: tokens, accounts, collections, blueprints, webhooks); the others write content only. A new
+ * `tables`: tokens, accounts, collections, blueprints, webhooks, and the site's globals, navigations,
+ * templates and forms); the others write content only. A new
  * mutation of those tables must be named here, or its own process may keep a lookup until its change
  * is heard (milliseconds, on PostgreSQL).
  */
-const writesLookups = /^(collection|blueprint|webhook|siteImport|trash|account|token)/;
+const writesLookups =
+  /^(collection|blueprint|webhook|siteImport|trash|account|token|global|navigation|template|form)/;
 
 export class FreshAfterWritesPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapResolve(

@@ -38,12 +38,24 @@ export interface NavigationForests {
   linked: Map<string, LinkedEntry>;
 }
 
+/** An item with the navigation it belongs to. */
+export type NavigationItemRow = ItemRow & { navigationId: string };
+
+/** The items of these navigations (without `navigationIds`: of all the account's), in one query. */
+export function readNavigationItems(
+  db: Reader,
+  scope: AccountScope,
+  navigationIds?: readonly string[],
+): Promise<NavigationItemRow[]> {
+  return db.navigationItem.findMany({
+    where: { ...scope, ...(navigationIds && { navigationId: { in: [...navigationIds] } }) },
+    select: { ...itemColumns, navigationId: true },
+  });
+}
+
 /**
  * The items of these navigations (without `navigationIds`: of all the account's) in one query, and the
- * entries they link to in one more. This is the public reading (site menus, contentNavigation), so only
- * entries `shown` selects (site/scope.ts `visible`) are linked: an item pointing at an unpublished or
- * scheduled entry reads like one whose entry is gone (no entry, url null), revealing neither the entry
- * nor its path.
+ * entries they link to in one more: `navigationForests`.
  */
 export async function readNavigationForests(
   db: Reader,
@@ -51,10 +63,22 @@ export async function readNavigationForests(
   shown: Prisma.EntryWhereInput,
   navigationIds?: readonly string[],
 ): Promise<NavigationForests> {
-  const items = await db.navigationItem.findMany({
-    where: { ...scope, ...(navigationIds && { navigationId: { in: [...navigationIds] } }) },
-    select: { ...itemColumns, navigationId: true },
-  });
+  return navigationForests(db, scope, await readNavigationItems(db, scope, navigationIds), shown);
+}
+
+/**
+ * `items` as a forest per navigation, and the entries they link to in one query. This is the public
+ * reading (site menus, contentNavigation), so only entries `shown` selects (site/scope.ts `visible`) are
+ * linked: an item pointing at an unpublished or scheduled entry reads like one whose entry is gone (no
+ * entry, url null), revealing neither the entry nor its path. The items may be kept (a site's menus);
+ * which entries they link to is read every time, as of the request's `shown`.
+ */
+export async function navigationForests(
+  db: Reader,
+  scope: AccountScope,
+  items: readonly NavigationItemRow[],
+  shown: Prisma.EntryWhereInput,
+): Promise<NavigationForests> {
   const linked = await readLinkedEntries(db, scope, items, shown);
   const byNavigation = new Map<string, ItemRow[]>();
   for (const item of items) {

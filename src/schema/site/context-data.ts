@@ -2,11 +2,15 @@
 // their name unless a field of theirs is called `title`, as on the hosted service),
 // navigation trees by handle ({title, url, children}, a linked item's url being its entry's current
 // path), and the account's templates for the renderer.
+// Globals, navigations and their items are read on every page but rarely written: their rows are kept
+// as lookups of their tables (account-lookups.ts), ended by any write of those tables. What depends on
+// which entries are visible (expanded references, linked items' urls) is read per request from them.
 import type { AccountScope } from "../access.ts";
+import { blueprintOf, keptLookup } from "../account-lookups.ts";
 import { readFields } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import { expandValues } from "../entries/expand.ts";
-import { readNavigationForests } from "../navigation-items/read.ts";
+import { navigationForests, readNavigationItems } from "../navigation-items/read.ts";
 import { type Forest, type ItemRow, itemUrl, type LinkedEntry } from "../navigation-items/tree.ts";
 import { visible } from "./scope.ts";
 
@@ -14,21 +18,19 @@ export async function siteGlobals(
   ctx: Context,
   scope: AccountScope,
 ): Promise<Record<string, Record<string, unknown>>> {
-  const globals = await ctx.db.global.findMany({
-    where: scope,
-    select: { handle: true, name: true, data: true, blueprint: { select: { fields: true } } },
-  });
+  const { accountId } = scope;
+  const globals = await keptLookup(ctx, `site globals\u0000${accountId}`, accountId, ["Global"], () =>
+    ctx.db.global.findMany({
+      where: scope,
+      select: { handle: true, name: true, data: true, blueprintId: true },
+    }),
+  );
   const entries = await Promise.all(
     globals.map(async (global) => {
-      const values = await expandValues(
-        ctx,
-        scope.accountId,
-        readFields(global.blueprint.fields),
-        global.data,
-        {
-          publishedOnly: true,
-        },
-      );
+      const { fields } = await blueprintOf(ctx, accountId, global.blueprintId);
+      const values = await expandValues(ctx, accountId, readFields(fields), global.data, {
+        publishedOnly: true,
+      });
       return [global.handle, { handle: global.handle, title: global.name, ...values }] as const;
     }),
   );
@@ -45,10 +47,17 @@ export async function siteNavigations(
   ctx: Context,
   scope: AccountScope,
 ): Promise<Record<string, MenuItem[]>> {
-  const [navigations, { forests, linked }] = await Promise.all([
-    ctx.db.navigation.findMany({ where: scope, select: { id: true, handle: true } }),
-    visible(ctx).then((shown) => readNavigationForests(ctx.db, scope, shown)),
-  ]);
+  const { accountId } = scope;
+  const tables = ["Navigation", "NavigationItem"] as const;
+  const kept = await keptLookup(ctx, `site navigations\u0000${accountId}`, accountId, tables, async () => {
+    const [navigations, items] = await Promise.all([
+      ctx.db.navigation.findMany({ where: scope, select: { id: true, handle: true } }),
+      readNavigationItems(ctx.db, scope),
+    ]);
+    return { navigations, items };
+  });
+  const { navigations, items } = kept;
+  const { forests, linked } = await navigationForests(ctx.db, scope, items, await visible(ctx));
   return Object.fromEntries(
     navigations.map((navigation) => [navigation.handle, menu(forests.get(navigation.id), null, linked)]),
   );

@@ -1,7 +1,9 @@
 // Entries as a site page sees them: the entry's values at the top level next to its own fields,
-// entity fields expanded to published entries only.
+// entity fields expanded to published entries only. An entry's blueprint and collection come from the
+// account's kept lookups (account-lookups.ts), not from relations: a relation costs a statement per read.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
+import { blueprintOf, collectionOf } from "../account-lookups.ts";
 import { readFields } from "../blueprints/fields.ts";
 import type { SortDirection } from "../content/inputs.ts";
 import { key, orderBy, sortKeys } from "../content/order.ts";
@@ -21,10 +23,8 @@ export const siteEntrySelect = {
   templateHandle: true,
   layoutHandle: true,
   data: true,
-  collection: {
-    select: { handle: true, name: true, templateHandle: true, layoutHandle: true, schemaType: true },
-  },
-  blueprint: { select: { fields: true } },
+  collectionId: true,
+  blueprintId: true,
 } satisfies Prisma.EntrySelect;
 
 type SiteEntryRow = Prisma.EntryGetPayload<{ select: typeof siteEntrySelect }>;
@@ -32,7 +32,11 @@ type SiteEntryRow = Prisma.EntryGetPayload<{ select: typeof siteEntrySelect }>;
 export type EntryDrop = Record<string, unknown>;
 
 export async function entryDrop(ctx: Context, scope: AccountScope, row: SiteEntryRow): Promise<EntryDrop> {
-  const values = await expandValues(ctx, scope.accountId, readFields(row.blueprint.fields), row.data, {
+  const [blueprint, collection] = await Promise.all([
+    blueprintOf(ctx, scope.accountId, row.blueprintId),
+    collectionOf(ctx, scope.accountId, row.collectionId),
+  ]);
+  const values = await expandValues(ctx, scope.accountId, readFields(blueprint.fields), row.data, {
     publishedOnly: true,
   });
   return {
@@ -43,7 +47,7 @@ export async function entryDrop(ctx: Context, scope: AccountScope, row: SiteEntr
     published_at: row.publishedAt?.toISOString() ?? null,
     position: row.position,
     content_path: row.contentPath,
-    collection_handle: row.collection.handle,
+    collection_handle: collection.handle,
     template_handle: row.templateHandle,
     layout_handle: row.layoutHandle,
     created_at: row.createdAt.toISOString(),
@@ -92,7 +96,7 @@ export async function entryPageOf(
 }
 
 async function entryPage(ctx: Context, scope: AccountScope, row: SiteEntryRow): Promise<EntryPage> {
-  const { collection } = row;
+  const collection = await collectionOf(ctx, scope.accountId, row.collectionId);
   return {
     kind: "entry",
     template: row.templateHandle ?? collection.templateHandle ?? "index",

@@ -1,6 +1,7 @@
 // What a site lists for crawlers and feed readers: published entries marked for the sitemap plus index
 // pages, and per feed-enabled collection its newest published entries.
 import type { AccountScope } from "../access.ts";
+import { keptLookup } from "../account-lookups.ts";
 import type { Context } from "../context.ts";
 import { publishedAtOrder } from "./entries.ts";
 import { visible } from "./scope.ts";
@@ -43,13 +44,27 @@ export interface Feed {
   items: { title: string; path: string; published_at: string; id: string }[];
 }
 
-/** The RSS feed served at `path`, if a feed-enabled collection has that feed_path. */
+/**
+ * The RSS feed served at `path`, if a feed-enabled collection has that feed_path. Every page asks (any
+ * path may be a feed's), so the feed settings are kept as a lookup of the account's collections; the
+ * feed's entries are read when there is one.
+ */
 export async function feedAt(ctx: Context, scope: AccountScope, path: string): Promise<Feed | null> {
   const wanted = path.replace(/^\/+/, "");
-  const collections = await ctx.db.collection.findMany({
-    where: { ...scope, feedEnabled: true, feedPath: { not: null } },
-    select: { id: true, name: true, feedPath: true, feedTitle: true, feedDescription: true, feedLimit: true },
-  });
+  const { accountId } = scope;
+  const collections = await keptLookup(ctx, `site feeds\u0000${accountId}`, accountId, ["Collection"], () =>
+    ctx.db.collection.findMany({
+      where: { ...scope, feedEnabled: true, feedPath: { not: null } },
+      select: {
+        id: true,
+        name: true,
+        feedPath: true,
+        feedTitle: true,
+        feedDescription: true,
+        feedLimit: true,
+      },
+    }),
+  );
   const collection = collections.find(
     (candidate) => (candidate.feedPath ?? "").replace(/^\/+/, "") === wanted,
   );
