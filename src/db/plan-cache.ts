@@ -10,11 +10,15 @@
 // A shape is learnt on its second request: one seen once costs no extra compile.
 //
 // Why a private module: Prisma 6 has no public hook or option for caching compiled plans; the compile
-// method of its query-compiler runtime is the only place a plan can be kept. Prisma 7.4 ships a plan cache
-// of its own, but its CLI downloads a schema-engine binary for `generate` and `migrate diff`, which these
-// offline machines cannot fetch. Moving to it (and deleting this file, plan-shape.ts and plan-slots.ts) is
-// issue #20's item 4; until then this patch is pinned by test/plan-cache*.test.ts, which fail on any
-// change of the compiler's shape.
+// method of its query-compiler runtime is the only place a plan can be kept. Why not Prisma 7.10, which
+// keeps plans itself (issue #20, item 4): it was tried whole (branch prisma-7, 2026-11-26). Offline it
+// works: `generate` only needs PRISMA_SCHEMA_ENGINE_BINARY to name any executable file (it never runs the
+// engine it checks for), and migrations can still be diffed by the Prisma 6 CLI kept beside it. But in the
+// same-window benchmark against this build (READ_CACHE_MB=0, 20,000 entries), a REST create cost 4.3-4.5 ms
+// of CPU instead of 3.0-3.4 (-20 % creates/s) and a list of 20 3.7 instead of 3.5: its runtime costs more
+// per call than this cache saves. The move waits for a Prisma whose per-call cost is at most this one's;
+// until then this patch is pinned by test/plan-cache*.test.ts, which fail on any change of the compiler's
+// shape.
 
 import { isDeepStrictEqual } from "node:util";
 // The compiler runtimes ship without type declarations; only `QueryCompiler.prototype.compile` is used.
