@@ -27,24 +27,35 @@ import { LRUCache } from "lru-cache";
  * Documents are reused objects (rest-shape.ts per field, yoga's parse cache, the renderer's constants);
  * clients of /graphql may send any number of distinct ones, so only the most recently used stay compiled.
  */
-const compiled = new LRUCache<DocumentNode, Map<string, CompiledQuery | null>>({ max: 1000 });
+const compiled = new LRUCache<DocumentNode, Map<string, Compiled>>({ max: 1000 });
 
-export function compiledExecute(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+/** An operation as compiled once: its query (null: it runs on graphql-js) and its variables' definitions. */
+interface Compiled {
+  query: CompiledQuery | null;
+  definitions: readonly VariableDefinitionNode[];
+}
+
+function compiledOperation(args: ExecutionArgs): Compiled {
   const operationName = args.operationName ?? "";
   let operations = compiled.get(args.document);
   if (!operations) {
     operations = new Map();
     compiled.set(args.document, operations);
   }
-  let query = operations.get(operationName);
-  const definitions = getOperationAST(args.document, args.operationName)?.variableDefinitions ?? [];
-  if (query === undefined) {
+  let operation = operations.get(operationName);
+  if (!operation) {
+    const definitions = getOperationAST(args.document, args.operationName)?.variableDefinitions ?? [];
     const made = recursiveInput(args.schema, definitions)
       ? null
       : compileQuery(args.schema, args.document, args.operationName ?? undefined);
-    query = made && isCompiledQuery(made) ? made : null;
-    operations.set(operationName, query);
+    operation = { query: made && isCompiledQuery(made) ? made : null, definitions };
+    operations.set(operationName, operation);
   }
+  return operation;
+}
+
+export function compiledExecute(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+  const { query, definitions } = compiledOperation(args);
   if (!query) return execute(args);
   // Variables are checked by graphql-js first: its messages name the input field a value lacks, which
   // the error answers turn into a detail's path (errors.ts); graphql-jit words them otherwise.

@@ -49,9 +49,16 @@ export async function findReferencedEntries(
   const blueprints = await readAccountBlueprints(ctx, accountId);
   // A blueprint in use cannot be deleted (onDelete: Restrict); only an entry that moved to another
   // blueprint between the two reads, whose old one was then deleted, finds none (for this request).
-  return rows.map(({ blueprintId, ...row }) => ({
-    ...row,
-    blueprint: { fields: blueprints.get(blueprintId)?.fields ?? [] },
+  // Named column by column: on Node 20 a rest pattern plus a spread that adds a key takes V8's slow path.
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    handle: row.handle,
+    contentPath: row.contentPath,
+    publishedAt: row.publishedAt,
+    published: row.published,
+    data: row.data,
+    blueprint: { fields: blueprints.get(row.blueprintId)?.fields ?? [] },
   }));
 }
 
