@@ -59,7 +59,7 @@ export interface StoredEntry extends PathEntry {
 }
 
 /**
- * Inserts the entry with its references (one write: Prisma makes it a transaction) and returns it as
+ * Inserts the entry with its references (one transaction when it has any) and returns it as
  * `query` selects (Pothos' selection for the answer; every column without one). Relations the caller
  * holds (`held`: the collection, the blueprint row) are put on the answer instead of being read back.
  * `alsoWrite` writes more in the same transaction (a submission's notifications), given the entry's ID.
@@ -83,12 +83,13 @@ export async function insertEntry(
     routingOverride: null,
   };
   const path = await settlePath(ctx, scope, collection, settled, prepared.references, []);
+  const fromId = newId(prefixes.entry);
   const references = [...prepared.references].flatMap(([field, ids]) =>
-    ids.map((toId) => ({ ...scope, field, toId })),
+    ids.map((toId) => ({ accountId: scope.accountId, fromId, field, toId })),
   );
   const answer = withHeldRelations(query, held);
   const row: EntryRow = {
-    id: newId(prefixes.entry),
+    id: fromId,
     collectionId: collection.id,
     blueprintId: prepared.blueprint.id,
     handle: input.handle,
@@ -110,7 +111,6 @@ export async function insertEntry(
     ...scope,
     editedBy: await revisionAuthor(ctx),
     data: toJson(row.data),
-    ...(references.length > 0 && { references: { createMany: { data: references } } }),
   };
   const events = entryEvents(row, null, row, also);
   const listened = await anyListens(
@@ -118,11 +118,14 @@ export async function insertEntry(
     scope.accountId,
     events.map((event) => event.type),
   );
-  if (!listened && !alsoWrite)
+  if (!listened && !alsoWrite && references.length === 0)
     return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
-  // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
+  // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts). The
+  // references are inserted on their own, not nested in the create: Prisma reads a nested create's row back
+  // with one more statement, where the insert alone returns it.
   const entry = await ctx.db.$transaction(async (tx) => {
     const created = await tx.entry.create({ ...answer.query, data });
+    if (references.length > 0) await tx.entryReference.createMany({ data: references });
     if (listened) await recordEvents(ctx, tx, scope.accountId, events);
     await alsoWrite?.(tx, row.id);
     return created;
