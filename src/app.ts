@@ -8,7 +8,7 @@ import { type Database, ping } from "./db/client.ts";
 import { Deadline, withDeadline } from "./db/deadline.ts";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler } from "./graphql.ts";
-import { Response } from "./http/fetch-api.ts";
+import type { Response } from "./http/fetch-api.ts";
 import { log } from "./log.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
 import { createMcpHandler, MCP_PATH } from "./mcp/index.ts";
