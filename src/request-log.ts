@@ -19,7 +19,9 @@ export function withRequestLog(handler: RequestListener, write: Log = log): Requ
     const id = requestId(request);
     response.setHeader("x-request-id", id);
     response.once("close", () => {
-      const status = response.statusCode;
+      // 499 (nginx's "client closed request"): the client left before any answer was sent, and the
+      // status the response holds is only its default.
+      const status = response.headersSent ? response.statusCode : 499;
       write({
         level: status >= 500 ? "error" : "info",
         msg: "request",

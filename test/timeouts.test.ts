@@ -105,6 +105,38 @@ describe("slow clients", () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it("logs a client that leaves in the middle of its body as one request line, not an unexpected error", async () => {
+    const before = server.output.length;
+    const raw = await openRaw();
+    raw.socket.write(
+      [
+        `POST /v1/accounts/${account.account_id}/collections HTTP/1.1`,
+        "Host: x",
+        `Authorization: Bearer ${account.token}`,
+        "Content-Type: application/json",
+        "Content-Length: 1000",
+        "",
+        '{"collection": {"title": "Gone',
+      ].join("\r\n"),
+    );
+    await stillServes();
+    raw.socket.destroy();
+    const logged = async () => {
+      for (let waited = 0; waited < 3_000; waited += 50) {
+        const lines = server.output.slice(before).filter((line) => line.includes('"POST"'));
+        if (lines.length > 0) return lines;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return [];
+    };
+    const lines = await logged();
+    expect(lines).toHaveLength(1);
+    // 499, as nginx logs it: the client closed the connection before any answer was sent.
+    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({ status: 499, aborted: true });
+    expect(server.output.slice(before).join("\n")).not.toMatch(/unexpected error|"level":50/);
+    await stillServes();
+  });
+
   it("keeps serving while many slow clients hold connections", async () => {
     const raws = await Promise.all(Array.from({ length: 50 }, () => openRaw()));
     for (const raw of raws) raw.socket.write("GET / HTTP/1.1\r\n");

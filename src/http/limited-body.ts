@@ -19,6 +19,16 @@ export function notUtf8(): ApiError {
 }
 
 /**
+ * The 400 of a body the client stopped sending: its connection closed before the body was complete.
+ * Nobody reads the answer; it keeps a client's departure out of the server's own errors.
+ */
+export function bodyIncomplete(): ApiError {
+  return new ApiError(400, "Request body incomplete", [
+    { path: "body", message: "the connection closed before the body was complete" },
+  ]);
+}
+
+/**
  * The body as UTF-8 text, refused with `bodyTooLarge` (and drained) once it passes `limit` bytes, declared
  * or sent, and with `notUtf8` when its bytes are no UTF-8: decoded leniently, they would be stored as
  * U+FFFD replacement characters the client never sent.
@@ -61,7 +71,13 @@ export async function* limitedChunks(
   let done = false;
   try {
     for (;;) {
-      const next = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch {
+        // A read fails only when the client's connection does: it left, or reset it.
+        throw bodyIncomplete();
+      }
       if (next.done) {
         done = true;
         return;
