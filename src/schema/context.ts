@@ -136,9 +136,8 @@ export function createContext(
   // The accounts this request has named (its token's, its Host's): what its reads are read from.
   const accounts = new Set<string>();
   const named = (account: string | undefined) => account && accounts.add(account);
-  // Named one by one, not spread from `deps`: on Node 20, an object literal that spreads and then adds
-  // properties takes V8's slow path (a few microseconds per request, measured), and the context is made
-  // for every request.
+  // Named one by one, not spread from `deps`: made for every request, and a spread that adds keys is
+  // slow on Node 20 (docs/performance.md, "The request's context").
   const context: Context = {
     db: deps.db,
     provider: deps.provider,

@@ -83,13 +83,13 @@ export async function insertEntry(
     routingOverride: null,
   };
   const path = await settlePath(ctx, scope, collection, settled, prepared.references, []);
-  const fromId = newId(prefixes.entry);
+  const id = newId(prefixes.entry);
   const references = [...prepared.references].flatMap(([field, ids]) =>
-    ids.map((toId) => ({ accountId: scope.accountId, fromId, field, toId })),
+    ids.map((toId) => ({ accountId: scope.accountId, fromId: id, field, toId })),
   );
   const answer = withHeldRelations(query, held);
   const row: EntryRow = {
-    id: fromId,
+    id,
     collectionId: collection.id,
     blueprintId: prepared.blueprint.id,
     handle: input.handle,
