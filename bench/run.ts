@@ -80,14 +80,15 @@ if (values.nodes !== undefined) {
 }
 const database = await freshDatabase(values.pg ?? false);
 console.log(`bench: ${database.provider}, ${total} entries, data in ${database.dataDir}`);
+// `--profile`: each server (this one, and the twins of the passes) writes its CPU profile there.
+const profileArgs = values.profile
+  ? ["--cpu-prof", `--cpu-prof-dir=${join(database.dataDir, "profiles")}`]
+  : [];
 const server = await startProcess({
   script: serverScript,
   env: { ...database.env, RATE_LIMIT_PER_MINUTE: "0" },
   logFile: join(database.dataDir, "server.log"),
-  nodeArgs: [
-    ...startArgs,
-    ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(database.dataDir, "profiles")}`] : []),
-  ],
+  nodeArgs: [...startArgs, ...profileArgs],
 });
 const serverPid = server.child.pid ?? 0;
 const memory = watchMemory(serverPid);
@@ -131,7 +132,7 @@ try {
   }
   const uncached = wants("uncached")
     ? await uncachedPass(
-        { script: serverScript, nodeArgs: startArgs },
+        { script: serverScript, nodeArgs: [...startArgs, ...profileArgs] },
         database,
         seeded,
         baselineResult.requests_per_second,
