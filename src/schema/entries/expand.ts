@@ -18,56 +18,65 @@ export async function expandValues(
   /** publishedOnly: only references to entries the public may see (site/scope.ts: published and due). */
   options: { publishedOnly?: boolean } = {},
 ): Promise<Record<string, unknown>> {
-  const values = await resolveImages(ctx, accountId, fields, data);
-  const loader = ctx.loaders.entries(accountId);
+  // Awaited only where there is something to wait for: a list expands every row, and each promise
+  // costs more than the work most rows need (no image, references already loaded in one batch).
+  const values = isPlainObject(data) ? { ...data } : {};
+  const images = resolveImages(ctx, accountId, fields, values);
+  if (images) await images;
   const entityFields = fields.filter((field) => field.type === "entity" && values[field.handle] != null);
+  if (entityFields.length === 0) return values;
   // Every field's references in one load, so that a list of entries costs one batch however many
   // entity fields its blueprint has.
-  const idsOf = (stored: unknown) =>
-    (Array.isArray(stored) ? stored : [stored]).filter((id): id is string => typeof id === "string");
-  const loaded = await loader.loadMany(entityFields.flatMap((field) => idsOf(values[field.handle])));
+  const loaded = await ctx.loaders
+    .entries(accountId)
+    .loadMany(entityFields.flatMap((field) => idsOf(values[field.handle])));
   // The public's view leaves out references to entries it may not see (unpublished or scheduled).
   const asOf = options.publishedOnly && loaded.length > 0 ? await publicTime(ctx) : undefined;
   const byId = new Map<string, ReferencedEntry>();
   for (const entry of loaded) if (isEntry(entry)) byId.set(entry.id, entry);
-  await Promise.all(
-    entityFields.map(async (field) => {
-      const stored = values[field.handle];
-      const entries = idsOf(stored)
-        .map((id) => byId.get(id))
-        .filter((entry): entry is ReferencedEntry => !!entry && (!asOf || isVisibleAt(entry, asOf)));
-      const expanded = await Promise.all(
-        entries.map(async (entry) =>
-          expandEntry({
-            ...entry,
-            data: await resolveImages(ctx, accountId, readFields(entry.blueprint.fields), entry.data),
-          }),
-        ),
-      );
-      values[field.handle] = Array.isArray(stored) ? expanded : (expanded[0] ?? null);
-    }),
-  );
+  const pending: Promise<void>[] = [];
+  for (const field of entityFields) {
+    const stored = values[field.handle];
+    const expanded = idsOf(stored)
+      .map((id) => byId.get(id))
+      .filter((entry): entry is ReferencedEntry => !!entry && (!asOf || isVisibleAt(entry, asOf)))
+      .map((entry) => {
+        // Its image fields' handles are no key expandEntry sets (reservedFieldHandles).
+        const referenced = expandEntry(entry);
+        const images = resolveImages(ctx, accountId, readFields(entry.blueprint.fields), referenced);
+        if (images) pending.push(images);
+        return referenced;
+      });
+    values[field.handle] = Array.isArray(stored) ? expanded : (expanded[0] ?? null);
+  }
+  if (pending.length > 0) await Promise.all(pending);
   return values;
 }
 
-/** A copy of `data` where image fields holding an asset ID hold that asset's URL (null when deleted). */
-export async function resolveImages(
+const idsOf = (stored: unknown) =>
+  (Array.isArray(stored) ? stored : [stored]).filter((id): id is string => typeof id === "string");
+
+/**
+ * Replaces, in `values`, each image field's asset ID by that asset's URL (null when deleted); undefined
+ * when it holds none, so that the caller need not wait.
+ */
+function resolveImages(
   ctx: Context,
   accountId: string,
   fields: FieldDefinition[],
-  data: unknown,
-): Promise<Record<string, unknown>> {
-  const values = isPlainObject(data) ? { ...data } : {};
+  values: Record<string, unknown>,
+): Promise<void> | undefined {
   const images = fields.filter((field) => field.type === "image" && isAssetId(values[field.handle]));
-  if (images.length === 0) return values;
-  const assets = await ctx.loaders
+  if (images.length === 0) return undefined;
+  return ctx.loaders
     .assets(accountId)
-    .loadMany(images.map((field) => values[field.handle] as string));
-  images.forEach((field, index) => {
-    const asset = assets[index];
-    values[field.handle] = isFound(asset) ? assetUrl(asset) : null;
-  });
-  return values;
+    .loadMany(images.map((field) => values[field.handle] as string))
+    .then((assets) =>
+      images.forEach((field, index) => {
+        const asset = assets[index];
+        values[field.handle] = isFound(asset) ? assetUrl(asset) : null;
+      }),
+    );
 }
 
 function isEntry(value: ReferencedEntry | Error | null): value is ReferencedEntry {
