@@ -31,18 +31,24 @@ const structural = new Set([
 // With the `u` flag a surrogate pair is one code point: only unpaired surrogates match \p{Cs}.
 const unstorable = (text: string) => text.includes("\u0000") || /\p{Cs}/u.test(text);
 
-/** The key path to the first string holding a NUL or an unpaired surrogate, or undefined. */
-export function nulPath(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === "string") return unstorable(value) ? path : undefined;
-  if (value === null || typeof value !== "object" || value instanceof Date || path.length > 100)
+/**
+ * The key path to the first string holding a NUL or an unpaired surrogate, or undefined. It runs on the
+ * arguments of every query, so the path is built only once something is found.
+ */
+export function nulPath(value: unknown, depth = 0): string[] | undefined {
+  if (typeof value === "string") return unstorable(value) ? [] : undefined;
+  if (value === null || typeof value !== "object" || value instanceof Date || depth > 100) return undefined;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = nulPath(value[index], depth + 1);
+      if (found) return [String(index), ...found];
+    }
     return undefined;
-  const entries: [string, unknown][] = Array.isArray(value)
-    ? value.map((item, i) => [String(i), item])
-    : Object.entries(value);
-  for (const [key, item] of entries) {
-    if (unstorable(key)) return [...path, key];
-    const found = nulPath(item, [...path, key]);
-    if (found) return found;
+  }
+  for (const key of Object.keys(value)) {
+    if (unstorable(key)) return [key];
+    const found = nulPath((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return [key, ...found];
   }
   return undefined;
 }
