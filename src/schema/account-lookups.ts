@@ -3,6 +3,7 @@
 // kept while the account's blueprints (collections) stay unchanged, whatever is written to its entries,
 // so reading an entry costs no query for them; asked at most once per request (loaders.ts).
 import type { Context, Table } from "./context.ts";
+import { type Eventually, whenReady } from "./eventually.ts";
 
 export interface BlueprintLookup {
   handle: string;
@@ -64,19 +65,30 @@ type WithLoaders = Pick<Context, "db" | "loaders">;
  * The blueprint `id` of the account. One created in another process a moment ago may be missing from a
  * lookup kept here until its change is heard (src/db/changes.ts): then it is read on its own.
  */
-export async function blueprintOf(ctx: WithLoaders, accountId: string, id: string): Promise<BlueprintLookup> {
-  const kept = (await ctx.loaders.blueprints(accountId)).get(id);
-  return (
-    kept ?? ctx.db.blueprint.findUniqueOrThrow({ where: { id }, select: { handle: true, fields: true } })
+export function blueprintOf(ctx: WithLoaders, accountId: string, id: string): Eventually<BlueprintLookup> {
+  return whenReady(
+    ctx.loaders.blueprints(accountId),
+    (kept) =>
+      kept.get(id) ??
+      ctx.db.blueprint.findUniqueOrThrow({ where: { id }, select: { handle: true, fields: true } }),
   );
 }
 
 /** The collection `id` of the account; as `blueprintOf`. */
-export async function collectionOf(
-  ctx: WithLoaders,
-  accountId: string,
-  id: string,
-): Promise<CollectionLookup> {
-  const kept = (await ctx.loaders.collections(accountId)).get(id);
-  return kept ?? ctx.db.collection.findUniqueOrThrow({ where: { id }, select: collectionSelect });
+export function collectionOf(ctx: WithLoaders, accountId: string, id: string): Eventually<CollectionLookup> {
+  return whenReady(
+    ctx.loaders.collections(accountId),
+    (kept) =>
+      kept.get(id) ?? ctx.db.collection.findUniqueOrThrow({ where: { id }, select: collectionSelect }),
+  );
 }
+
+type InAccount = { accountId: string; blueprintId: string; collectionId: string };
+
+/** A record's blueprint handle (an entry's `blueprint_handle`). */
+export const blueprintHandleOf = (ctx: WithLoaders, record: InAccount) =>
+  whenReady(blueprintOf(ctx, record.accountId, record.blueprintId), (blueprint) => blueprint.handle);
+
+/** A record's collection handle (an entry's `collection_handle`). */
+export const collectionHandleOf = (ctx: WithLoaders, record: InAccount) =>
+  whenReady(collectionOf(ctx, record.accountId, record.collectionId), (collection) => collection.handle);

@@ -9,6 +9,7 @@ import {
   readAccountCollections,
 } from "./account-lookups.ts";
 import type { Context } from "./context.ts";
+import type { Eventually } from "./eventually.ts";
 
 export interface ReferencedEntry {
   id: string;
@@ -73,10 +74,10 @@ export interface Loaders {
   entries: (accountId: string) => DataLoader<string, ReferencedEntry | null>;
   /** Assets by ID, within one account. */
   assets: (accountId: string) => DataLoader<string, ReferencedAsset | null>;
-  /** The account's blueprints by ID (read once per request, kept as a lookup). */
-  blueprints: (accountId: string) => Promise<ReadonlyMap<string, BlueprintLookup>>;
-  /** The account's collections by ID (read once per request, kept as a lookup). */
-  collections: (accountId: string) => Promise<ReadonlyMap<string, CollectionLookup>>;
+  /** The account's blueprints by ID (read once per request, kept as a lookup; the map itself once read). */
+  blueprints: (accountId: string) => Eventually<ReadonlyMap<string, BlueprintLookup>>;
+  /** The account's collections by ID (read once per request, kept as a lookup; the map itself once read). */
+  collections: (accountId: string) => Eventually<ReadonlyMap<string, CollectionLookup>>;
   /** After a write of blueprints or collections: the next `blueprints` and `collections` read again. */
   forgetLookups: () => void;
 }
@@ -123,15 +124,23 @@ export function createLoaders(ctx: Pick<Context, "db" | "keep">): Loaders {
   };
 }
 
-/** `read` once per account within the request (until forgotten): later callers share its answer. */
+/**
+ * `read` once per account within the request (until forgotten): later callers share its answer, and get
+ * the answer itself once it has come, so that a list's rows need no promise each to name their blueprint.
+ */
 function onceEach<T>(read: (accountId: string) => Promise<T>) {
-  const started = new Map<string, Promise<T>>();
+  const started = new Map<string, Eventually<T>>();
   return {
-    read(accountId: string): Promise<T> {
+    read(accountId: string): Eventually<T> {
       let found = started.get(accountId);
       if (!found) {
-        found = read(accountId);
-        started.set(accountId, found);
+        const reading = read(accountId);
+        started.set(accountId, reading);
+        reading.then(
+          (value) => started.get(accountId) === reading && started.set(accountId, value),
+          () => {},
+        );
+        found = reading;
       }
       return found;
     },

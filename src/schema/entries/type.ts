@@ -1,9 +1,10 @@
 // The Entry as the API returns it. Blueprint values are one JSON object, `values`; REST spreads it into
 // top-level keys (content-api.md: "Its blueprint values are sent and returned as top-level keys").
 
-import { blueprintOf, collectionOf } from "../account-lookups.ts";
+import { blueprintHandleOf, blueprintOf, collectionHandleOf } from "../account-lookups.ts";
 import { readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
+import { whenReady } from "../eventually.ts";
 import { expandValues } from "./expand.ts";
 
 // No field names a `select`: an entry is always read with all its columns (the object has no `select` of its
@@ -18,15 +19,13 @@ export const EntryRef = builder.prismaObject("Entry", {
     include_in_sitemap: t.exposeBoolean("includeInSitemap"),
     position: t.exposeInt("position"),
     blueprint_handle: t.string({
-      resolve: async (entry, _args, ctx) =>
-        (await blueprintOf(ctx, entry.accountId, entry.blueprintId)).handle,
+      resolve: (entry, _args, ctx) => blueprintHandleOf(ctx, entry),
     }),
     template_handle: t.exposeString("templateHandle", { nullable: true }),
     layout_handle: t.exposeString("layoutHandle", { nullable: true }),
     content_path: t.exposeString("contentPath"),
     collection_handle: t.string({
-      resolve: async (entry, _args, ctx) =>
-        (await collectionOf(ctx, entry.accountId, entry.collectionId)).handle,
+      resolve: (entry, _args, ctx) => collectionHandleOf(ctx, entry),
     }),
     routing_override: t.exposeString("routingOverride", { nullable: true }),
     created_at: t.expose("createdAt", { type: "DateTime" }),
@@ -34,10 +33,10 @@ export const EntryRef = builder.prismaObject("Entry", {
     values: t.field({
       type: "JSON",
       description: "Blueprint values by field handle; entity fields are expanded into the entries they name.",
-      resolve: async (entry, _args, ctx) => {
-        const { fields } = await blueprintOf(ctx, entry.accountId, entry.blueprintId);
-        return expandValues(ctx, entry.accountId, readFields(fields), entry.data);
-      },
+      resolve: (entry, _args, ctx) =>
+        whenReady(blueprintOf(ctx, entry.accountId, entry.blueprintId), ({ fields }) =>
+          expandValues(ctx, entry.accountId, readFields(fields), entry.data),
+        ),
     }),
   }),
 });
