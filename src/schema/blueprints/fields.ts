@@ -163,7 +163,7 @@ export function defineFields(fields: FieldInput[]): FieldDefinition[] {
 }
 
 /** Update by handle: sent fields are added or updated, fields missing from the request are removed. */
-export function mergeFields(current: FieldDefinition[], sent: FieldInput[]): FieldDefinition[] {
+export function mergeFields(current: readonly FieldDefinition[], sent: FieldInput[]): FieldDefinition[] {
   const byHandle = new Map(current.map((field) => [field.handle, field]));
   return sent.map((field, index) => {
     const old = byHandle.get(field.handle);
@@ -177,8 +177,18 @@ export function mergeFields(current: FieldDefinition[], sent: FieldInput[]): Fie
   });
 }
 
-/** The stored JSON as definitions, in position order. */
-export function readFields(stored: unknown): FieldDefinition[] {
-  const fields = Array.isArray(stored) ? (stored as FieldDefinition[]) : [];
-  return [...fields].sort((a, b) => a.position - b.position);
+/**
+ * The stored JSON as definitions, in position order: sorted once per stored value (a kept blueprint's
+ * fields are read for every row of a list), so never to be changed.
+ */
+export function readFields(stored: unknown): readonly FieldDefinition[] {
+  if (!Array.isArray(stored)) return [];
+  let sorted = sortedFields.get(stored);
+  if (!sorted) {
+    sorted = Object.freeze([...(stored as FieldDefinition[])].sort((a, b) => a.position - b.position));
+    sortedFields.set(stored, sorted);
+  }
+  return sorted;
 }
+
+const sortedFields = new WeakMap<object, readonly FieldDefinition[]>();

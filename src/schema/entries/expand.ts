@@ -13,7 +13,7 @@ import { isPlainObject } from "./values.ts";
 export async function expandValues(
   ctx: Context,
   accountId: string,
-  fields: FieldDefinition[],
+  fields: readonly FieldDefinition[],
   data: unknown,
   /** publishedOnly: only references to entries the public may see (site/scope.ts: published and due). */
   options: { publishedOnly?: boolean } = {},
@@ -63,7 +63,7 @@ const idsOf = (stored: unknown) =>
 function resolveImages(
   ctx: Context,
   accountId: string,
-  fields: FieldDefinition[],
+  fields: readonly FieldDefinition[],
   values: Record<string, unknown>,
 ): Promise<void> | undefined {
   const images = fields.filter((field) => field.type === "image" && isAssetId(values[field.handle]));

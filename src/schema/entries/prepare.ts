@@ -11,7 +11,7 @@ import { isPlainObject, normalizeValues } from "./values.ts";
 
 export interface BlueprintChoice {
   id: string;
-  fields: FieldDefinition[];
+  fields: readonly FieldDefinition[];
 }
 
 export interface PreparedEntry {

@@ -19,7 +19,7 @@ export interface NormalizedValues {
 const galleryKeys = ["type", "url", "id", "thumbnail", "filename", "width", "height"];
 
 export async function normalizeValues(
-  fields: FieldDefinition[],
+  fields: readonly FieldDefinition[],
   sent: Record<string, unknown>,
   lookup: EntityLookup,
   problems: Problems,

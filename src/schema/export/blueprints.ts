@@ -10,7 +10,7 @@ import { yamlEntry } from "./yaml-text.ts";
 
 export const blueprintColumns = { id: true, handle: true, title: true, fields: true } as const;
 
-export function portableFields(stored: unknown): FieldDefinition[] {
+export function portableFields(stored: unknown): readonly FieldDefinition[] {
   return readFields(stored).map(({ handle, display, type, position, options }) => ({
     handle,
     display,

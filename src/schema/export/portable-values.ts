@@ -12,7 +12,7 @@ import { isPlainObject } from "../entries/values.ts";
 import { assetReference, chunks, entryReference } from "./references.ts";
 
 export interface StoredValues {
-  fields: FieldDefinition[];
+  fields: readonly FieldDefinition[];
   data: unknown;
 }
 
@@ -51,7 +51,7 @@ export async function portableValues(
   });
 }
 
-function pickValues(fields: FieldDefinition[], data: unknown): Record<string, unknown> {
+function pickValues(fields: readonly FieldDefinition[], data: unknown): Record<string, unknown> {
   const stored = isPlainObject(data) ? data : {};
   const values: Record<string, unknown> = {};
   for (const { handle } of fields) if (Object.hasOwn(stored, handle)) values[handle] = stored[handle];

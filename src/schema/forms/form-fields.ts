@@ -49,13 +49,13 @@ const inputTypes: Partial<Record<FieldType, string>> = {
   video: "url",
 };
 
-export function visibleFields(fields: FieldDefinition[]): FieldDefinition[] {
+export function visibleFields(fields: readonly FieldDefinition[]): readonly FieldDefinition[] {
   return fields.filter((field) => field.handle !== SPAM_STATUS_FIELD);
 }
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
 
-export function formFieldsOf(fields: FieldDefinition[]): FormField[] {
+export function formFieldsOf(fields: readonly FieldDefinition[]): FormField[] {
   return visibleFields(fields).map((field) => {
     const { options } = field;
     const enumerations = Array.isArray(options.enumerations) ? options.enumerations : [];

@@ -16,7 +16,7 @@ export interface NotifyingForm {
 /** The messages a submission sends, one per notification address (none when notifications are off). */
 export function submissionMails(
   form: NotifyingForm,
-  fields: FieldDefinition[],
+  fields: readonly FieldDefinition[],
   values: Record<string, unknown>,
   entryHandle: string,
 ): OutgoingMail[] {

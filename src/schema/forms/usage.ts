@@ -16,7 +16,7 @@ export interface UsageSource {
   title: string;
   honeypotEnabled: boolean;
   collectionHandle: string;
-  fields: FieldDefinition[];
+  fields: readonly FieldDefinition[];
 }
 
 /** Escapes text for HTML, and braces so that Liquid leaves it alone. */

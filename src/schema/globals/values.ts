@@ -11,7 +11,7 @@ import type { Problems } from "../errors.ts";
 export async function prepareValues(
   ctx: Context,
   scope: AccountScope,
-  fields: FieldDefinition[],
+  fields: readonly FieldDefinition[],
   sent: unknown,
   problems: Problems,
 ): Promise<Record<string, unknown>> {
@@ -31,8 +31,8 @@ export async function prepareValues(
 export function settleValues(
   stored: unknown,
   changes: Record<string, unknown>,
-  before: FieldDefinition[],
-  after: FieldDefinition[],
+  before: readonly FieldDefinition[],
+  after: readonly FieldDefinition[],
 ): Record<string, unknown> {
   const oldTypes = new Map(before.map((field) => [field.handle, field.type]));
   const current = isPlainObject(stored) ? stored : {};
@@ -49,7 +49,7 @@ export function settleValues(
 }
 
 /** Only the values of the blueprint's current fields (the blueprint may change on its own). */
-export function valuesOf(fields: FieldDefinition[], data: unknown): Record<string, unknown> {
+export function valuesOf(fields: readonly FieldDefinition[], data: unknown): Record<string, unknown> {
   const stored = isPlainObject(data) ? data : {};
   return Object.fromEntries(
     fields.filter((field) => Object.hasOwn(stored, field.handle)).map((f) => [f.handle, stored[f.handle]]),

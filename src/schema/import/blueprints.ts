@@ -21,10 +21,10 @@ export interface BlueprintWrites {
     id: string;
     handle: string;
     title: string;
-    fields: FieldDefinition[];
+    fields: readonly FieldDefinition[];
     collectionId: string | null;
   }[];
-  updates: { id: string; title: string; fields: FieldDefinition[]; collectionId: string | null }[];
+  updates: { id: string; title: string; fields: readonly FieldDefinition[]; collectionId: string | null }[];
 }
 
 export function newBlueprintWrites(): BlueprintWrites {

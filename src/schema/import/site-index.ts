@@ -10,7 +10,7 @@ export interface IndexedBlueprint {
   id: string;
   handle: string;
   title: string;
-  fields: FieldDefinition[];
+  fields: readonly FieldDefinition[];
   collectionId: string | null;
   /** The global owning it, by handle. */
   globalHandle: string | null;
