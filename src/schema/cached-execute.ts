@@ -38,8 +38,28 @@ export async function cachedExecute(
     ctx.caller,
     JSON.stringify(args.variableValues ?? {}),
   ].join("\u0000");
-  return ctx.keep(key, async () => execute(args), {
-    size: (result) => (result.errors ? undefined : JSON.stringify(result).length * 2),
+  return ctx.keep(key, async () => serializedOnce(await execute(args)), {
+    size: (result) => (result.errors ? undefined : textOf(result).length * 2),
     answer: true,
   });
+}
+
+/**
+ * A result to keep, with its JSON text written once: for its size in the cache, and for every answer that
+ * sends it, since yoga serializes a result with its own `stringify` when it has one (as graphql-jit's
+ * results do). Not enumerable, so a copy made by a plugin (which may differ) is serialized afresh.
+ */
+function serializedOnce(result: ExecutionResult): ExecutionResult {
+  if (result.errors || result.extensions) return result;
+  let text: string | undefined;
+  const stringify = () => {
+    text ??= JSON.stringify(result);
+    return text;
+  };
+  return Object.defineProperty(result, "stringify", { value: stringify, enumerable: false });
+}
+
+function textOf(result: ExecutionResult): string {
+  const own = (result as { stringify?: () => string }).stringify;
+  return own ? own() : JSON.stringify(result);
 }
