@@ -45,6 +45,21 @@ function openRaw(): Promise<RawExchange> {
   });
 }
 
+/** Sends a collection create that declares 1,000 bytes of body and sends only `start` of it. */
+function startCollectionPost(raw: RawExchange, start: string): void {
+  raw.socket.write(
+    [
+      `POST /v1/accounts/${account.account_id}/collections HTTP/1.1`,
+      "Host: x",
+      `Authorization: Bearer ${account.token}`,
+      "Content-Type: application/json",
+      "Content-Length: 1000",
+      "",
+      start,
+    ].join("\r\n"),
+  );
+}
+
 async function stillServes(): Promise<void> {
   const response = await request(`${server.url}/v1/accounts/${account.account_id}/collections`, {
     headers: { authorization: `Bearer ${account.token}` },
@@ -72,17 +87,7 @@ describe("slow clients", () => {
 
   it("answers 503 with the error body when a request body never completes, then closes the connection", async () => {
     const raw = await openRaw();
-    raw.socket.write(
-      [
-        `POST /v1/accounts/${account.account_id}/collections HTTP/1.1`,
-        "Host: x",
-        `Authorization: Bearer ${account.token}`,
-        "Content-Type: application/json",
-        "Content-Length: 1000",
-        "",
-        '{"collection": {"title": "Sl',
-      ].join("\r\n"),
-    );
+    startCollectionPost(raw, '{"collection": {"title": "Sl');
     try {
       await stillServes();
       const { text, afterMs } = await raw.closed;
@@ -108,17 +113,7 @@ describe("slow clients", () => {
   it("logs a client that leaves in the middle of its body as one request line, not an unexpected error", async () => {
     const before = server.output.length;
     const raw = await openRaw();
-    raw.socket.write(
-      [
-        `POST /v1/accounts/${account.account_id}/collections HTTP/1.1`,
-        "Host: x",
-        `Authorization: Bearer ${account.token}`,
-        "Content-Type: application/json",
-        "Content-Length: 1000",
-        "",
-        '{"collection": {"title": "Gone',
-      ].join("\r\n"),
-    );
+    startCollectionPost(raw, '{"collection": {"title": "Gone');
     await stillServes();
     raw.socket.destroy();
     const logged = async () => {
