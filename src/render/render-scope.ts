@@ -4,6 +4,7 @@
 // rather than in the engine: a cached tag can never see another request's account.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { FormState } from "./form-drop.ts";
 import type { EntryList, EntryListArgs, SiteForm } from "./site-data.ts";
 
@@ -66,7 +67,25 @@ export function templateHash(scope: RenderScope, handle: string): string | undef
   if (cached) return cached;
   const html = scope.templates.get(handle);
   if (html === undefined) return undefined;
-  const hash = createHash("sha1").update(html).digest("base64url");
+  const hash = contentHash(html);
   scope.hashes.set(handle, hash);
+  return hash;
+}
+
+/**
+ * Hashes by template source, across requests: a kept template is the same string every time, which V8
+ * finds in a map without reading it again, where SHA-1 would read all of it for every page.
+ */
+const hashesBySource = new LRUCache<string, string>({
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (_hash, source) => Math.max(1, source.length * 2),
+});
+
+function contentHash(source: string): string {
+  let hash = hashesBySource.get(source);
+  if (hash === undefined) {
+    hash = createHash("sha1").update(source).digest("base64url");
+    hashesBySource.set(source, hash);
+  }
   return hash;
 }
