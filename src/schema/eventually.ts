@@ -3,7 +3,14 @@
 // list of 20 entries makes no promise per row to name their blueprints and collections.
 export type Eventually<T> = T | Promise<T>;
 
-/** `then(value)`: at once when `value` is already there, else when it comes. */
+/**
+ * `then(value)`: at once when `value` is already there, else when it comes. Any thenable waits: Prisma's
+ * queries are thenables, not instances of Promise.
+ */
 export function whenReady<T, R>(value: Eventually<T>, then: (value: T) => R): R | Promise<Awaited<R>> {
-  return value instanceof Promise ? (value.then(then) as Promise<Awaited<R>>) : then(value);
+  return isThenable(value) ? (Promise.resolve(value).then(then) as Promise<Awaited<R>>) : then(value);
+}
+
+function isThenable<T>(value: Eventually<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
