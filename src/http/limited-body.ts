@@ -75,7 +75,7 @@ export async function* limitedChunks(
       try {
         next = await reader.read();
       } catch {
-        // A read fails only when the client's connection does: it left, or reset it.
+        // The body's stream broke: in practice, the client left or reset the connection.
         throw bodyIncomplete();
       }
       if (next.done) {

@@ -179,13 +179,14 @@ export function mergeFields(current: readonly FieldDefinition[], sent: FieldInpu
 
 /**
  * The stored JSON as definitions, in position order: sorted once per stored value (a kept blueprint's
- * fields are read for every row of a list), so never to be changed.
+ * fields are read for every row of a list), so shared and `readonly`. Not frozen here: the read cache
+ * freezes what it keeps, and stops at what is frozen already.
  */
 export function readFields(stored: unknown): readonly FieldDefinition[] {
   if (!Array.isArray(stored)) return [];
   let sorted = sortedFields.get(stored);
   if (!sorted) {
-    sorted = Object.freeze([...(stored as FieldDefinition[])].sort((a, b) => a.position - b.position));
+    sorted = [...(stored as FieldDefinition[])].sort((a, b) => a.position - b.position);
     sortedFields.set(stored, sorted);
   }
   return sorted;
