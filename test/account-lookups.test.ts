@@ -1,39 +1,30 @@
 // An entry's blueprint and collection come from the account's lookups, read once per request
 // (src/schema/account-lookups.ts, loaders.ts). One made after the request read them (by another process,
 // not yet heard of) is missing there: it is then read on its own, and still named.
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { blueprintHandleOf, collectionHandleOf } from "../src/schema/account-lookups.ts";
 import type { Context } from "../src/schema/context.ts";
 import { createLoaders } from "../src/schema/loaders.ts";
-import { postgresStatement, postgresUrl, usesPostgres } from "./helpers/server.ts";
+import { freshDatabase } from "./helpers/server.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "cms-lookups-"));
-const name = `cms_lookups_${randomBytes(6).toString("hex")}`;
-let url: string | undefined;
+let fresh: Awaited<ReturnType<typeof freshDatabase>>;
 let database: Database;
 
 beforeAll(async () => {
-  if (usesPostgres) {
-    await postgresStatement(`CREATE DATABASE ${name}`);
-    const parsed = new URL(postgresUrl);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
-  }
-  database = await openDatabase({ dataDir: dir, databaseUrl: url });
+  fresh = await freshDatabase();
+  database = await openDatabase({
+    dataDir: String(fresh.env.CMS_DATA_DIR),
+    databaseUrl: fresh.env.DATABASE_URL,
+  });
   await migrate(database);
   await database.db.account.create({ data: { id: "acct_l", name: "L", domain: "l.test" } });
 });
 
 afterAll(async () => {
   await database?.close();
-  if (url) await postgresStatement(`DROP DATABASE IF EXISTS ${name}`);
-  rmSync(dir, { recursive: true, force: true });
+  await fresh?.drop();
 });
 
 it("names a blueprint and a collection made after the request read the account's lookups", async () => {

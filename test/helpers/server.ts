@@ -44,7 +44,7 @@ export async function postgresStatement(sql: string, url = postgresUrl): Promise
 }
 
 /** A fresh database, and a fresh data directory (the embedded database, uploaded files) on both. */
-async function freshDatabase(
+export async function freshDatabase(
   kind: TestDatabaseKind = usesPostgres ? "postgres" : "sqlite",
 ): Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "cms-test-"));
