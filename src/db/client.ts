@@ -72,7 +72,7 @@ export async function openDatabase(
       return adapter;
     };
     const adapter = instrumented(factory);
-    const db = guardText(new PrismaClient({ adapter }) as unknown as Db, generation);
+    const db = guardText(new PrismaClient({ adapter, errorFormat: "minimal" }) as unknown as Db, generation);
     await answers(db, config.databaseUrl);
     const url = config.databaseUrl;
     let listener: Listener | undefined;
@@ -108,7 +108,7 @@ export async function openDatabase(
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
   const adapter = instrumented(sqlite.factory);
-  const db = guardText(new PrismaClient({ adapter }), generation);
+  const db = guardText(new PrismaClient({ adapter, errorFormat: "minimal" }), generation);
   return {
     db,
     provider: "sqlite",
