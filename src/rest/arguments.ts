@@ -31,6 +31,23 @@ export function bodyToInput(
   return input;
 }
 
+/** A route's integer parameters: where each is read (a path segment's index, or the query string). */
+type IntParameter = { name: string; pathIndex: number | undefined };
+const intParametersByRoute = new WeakMap<Route, IntParameter[]>();
+
+function intParameters(schema: GraphQLSchema, route: Route): IntParameter[] {
+  const known = intParametersByRoute.get(route);
+  if (known) return known;
+  const [kind, name = ""] = route.field.split(".");
+  const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
+  const pathIndex = new Map(route.path.split("/").map((part, index) => [part, index]));
+  const found = (root?.getFields()[name]?.args ?? [])
+    .filter((arg) => getNamedType(arg.type).name === "Int")
+    .map((arg) => ({ name: arg.name, pathIndex: pathIndex.get(`:${arg.name}`) }));
+  intParametersByRoute.set(route, found);
+  return found;
+}
+
 /**
  * Sofa coerces query and path parameters without naming the one that failed; integer parameters are
  * checked here first so that `?page=abc` (or `/revisions/abc`) is a 422 on `page` (`revision`), like every
@@ -41,15 +58,13 @@ export function invalidQueryParameter(
   route: Route,
   url: URL,
 ): ErrorDetail | undefined {
-  const [kind, name = ""] = route.field.split(".");
-  const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
+  const parameters = intParameters(schema, route);
+  if (parameters.length === 0) return undefined;
   const segments = url.pathname.slice("/v1".length).split("/");
-  const pathIndex = new Map(route.path.split("/").map((part, index) => [part, index]));
-  for (const arg of root?.getFields()[name]?.args ?? []) {
-    const index = pathIndex.get(`:${arg.name}`);
-    const value = index !== undefined ? (segments[index] ?? null) : url.searchParams.get(arg.name);
-    if (value === null || getNamedType(arg.type).name !== "Int") continue;
-    if (!/^-?\d{1,9}$/.test(value.trim())) return { path: arg.name, message: "must be a whole number" };
+  for (const { name, pathIndex } of parameters) {
+    const value = pathIndex !== undefined ? (segments[pathIndex] ?? null) : url.searchParams.get(name);
+    if (value === null) continue;
+    if (!/^-?\d{1,9}$/.test(value.trim())) return { path: name, message: "must be a whole number" };
   }
   return undefined;
 }
