@@ -11,7 +11,6 @@ const scopeOf = (accountId: string, templates: Record<string, string>): RenderSc
   page: 1,
   path: "/",
   entries: async () => null,
-  hashes: new Map(),
 });
 
 const parsed = [] as never[];

@@ -21,8 +21,6 @@ export interface RenderScope {
   path: string;
   /** A page of a collection's published entries, from the schema; null for an unknown collection. */
   entries(args: EntryListArgs): Promise<EntryList | null>;
-  /** Content hash of a template, computed once per request. */
-  hashes: Map<string, string>;
   /** Set when the page's output may differ next time: it showed the current time or sampled at random. */
   varies?: boolean;
   /** performance.now() past which the page (template and layout together) stops rendering. */
@@ -63,13 +61,8 @@ export function renderScope(): RenderScope {
 
 /** The content hash of the template `handle` in this render, or undefined when the account has none. */
 export function templateHash(scope: RenderScope, handle: string): string | undefined {
-  const cached = scope.hashes.get(handle);
-  if (cached) return cached;
   const html = scope.templates.get(handle);
-  if (html === undefined) return undefined;
-  const hash = contentHash(html);
-  scope.hashes.set(handle, hash);
-  return hash;
+  return html === undefined ? undefined : contentHash(html);
 }
 
 /**

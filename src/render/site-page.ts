@@ -44,7 +44,6 @@ export async function renderSitePage(
       lists.set(key, list);
       return list;
     },
-    hashes: new Map(),
   };
   const has = (handle: string) => scope.templates.has(handle);
   const shown = site.page;
