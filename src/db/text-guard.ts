@@ -28,8 +28,8 @@ const structural = new Set([
   "not",
 ]);
 
-// With the `u` flag a surrogate pair is one code point: only unpaired surrogates match \p{Cs}.
-const unstorable = (text: string) => text.includes("\u0000") || /\p{Cs}/u.test(text);
+// A string is well formed when it has no unpaired surrogate (a pair is one code point, and stays).
+const unstorable = (text: string) => text.includes("\u0000") || !text.isWellFormed();
 
 /**
  * The key path to the first string holding a NUL or an unpaired surrogate, or undefined. It runs on the
