@@ -2,14 +2,25 @@
 // top level, so the body becomes the mutation's `input` argument: keys that are input fields stay, and
 // when the input has a `values` field (blueprint values) every other key goes there; the rest are
 // ignored, as keys that are not arguments are.
-import { type GraphQLInputObjectType, type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
+import {
+  type GraphQLField,
+  type GraphQLInputObjectType,
+  type GraphQLSchema,
+  getNamedType,
+  isInputObjectType,
+} from "graphql";
 import type { ErrorDetail } from "../schema/errors.ts";
 import type { Route } from "./routes.ts";
 
-export function inputType(schema: GraphQLSchema, route: Route): GraphQLInputObjectType | undefined {
+/** The schema field a route runs (`Query.entry`, `Mutation.createEntry`). */
+function routeField(schema: GraphQLSchema, route: Route): GraphQLField<unknown, unknown> | undefined {
   const [kind, name = ""] = route.field.split(".");
   const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
-  const arg = root?.getFields()[name]?.args.find((candidate) => candidate.name === "input");
+  return root?.getFields()[name];
+}
+
+export function inputType(schema: GraphQLSchema, route: Route): GraphQLInputObjectType | undefined {
+  const arg = routeField(schema, route)?.args.find((candidate) => candidate.name === "input");
   const type = arg && getNamedType(arg.type);
   return type && isInputObjectType(type) ? type : undefined;
 }
@@ -38,10 +49,8 @@ const intParametersByRoute = new WeakMap<Route, IntParameter[]>();
 function intParameters(schema: GraphQLSchema, route: Route): IntParameter[] {
   const known = intParametersByRoute.get(route);
   if (known) return known;
-  const [kind, name = ""] = route.field.split(".");
-  const root = kind === "Mutation" ? schema.getMutationType() : schema.getQueryType();
   const pathIndex = new Map(route.path.split("/").map((part, index) => [part, index]));
-  const found = (root?.getFields()[name]?.args ?? [])
+  const found = (routeField(schema, route)?.args ?? [])
     .filter((arg) => getNamedType(arg.type).name === "Int")
     .map((arg) => ({ name: arg.name, pathIndex: pathIndex.get(`:${arg.name}`) }));
   intParametersByRoute.set(route, found);
