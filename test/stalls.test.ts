@@ -167,7 +167,8 @@ describe("text filters holding %, _ or \\ on many entries", () => {
         expect(health.body).toEqual({ status: "ok" });
       });
       const response = await query;
-      expect(Math.max(0, ...probes), `distinct: ${distinct}`).toBeLessThan(500);
+      // The unbounded scans held the process for seconds; a second leaves room for a loaded CI machine.
+      expect(Math.max(0, ...probes), `distinct: ${distinct}`).toBeLessThan(1_000);
       // PostgreSQL reads asynchronously and escapes LIKE: only the embedded database counts scans.
       if (distinct && !usesPostgres) {
         expect(response.status, response.text.slice(0, 300)).toBe(400);
