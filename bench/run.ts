@@ -48,10 +48,16 @@ if (only?.length === 1 && only[0] === "import") {
   process.exit(0);
 }
 
-// The server runs as `npm start` runs it: the built bundle (scripts/build.mjs), with its Node flags.
+// The server runs as `npm start` runs it: the built bundle (scripts/build.mjs), with its environment
+// (`NODE_ENV=production`) and Node flags. Every server here inherits this process's environment.
 execSync("node scripts/build.mjs", { cwd: root, stdio: "inherit" });
 const startCommand = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string;
-const [, ...startArgs] = startCommand.split(" ");
+const startWords = startCommand.split(" ");
+for (let word = startWords[0]; word?.includes("="); word = startWords[0]) {
+  const [name = "", value = ""] = (startWords.shift() as string).split("=");
+  process.env[name] = value;
+}
+const [, ...startArgs] = startWords;
 const serverScript = startArgs.pop() as string;
 
 // `--nodes N`: 1 to N server processes behind a round-robin proxy (nodes.ts), on PostgreSQL (several
