@@ -53,9 +53,10 @@ if (only?.length === 1 && only[0] === "import") {
 execSync("node scripts/build.mjs", { cwd: root, stdio: "inherit" });
 const startCommand = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string;
 const startWords = startCommand.split(" ");
-for (let word = startWords[0]; word?.includes("="); word = startWords[0]) {
-  const [name = "", value = ""] = (startWords.shift() as string).split("=");
-  process.env[name] = value;
+while (startWords[0]?.includes("=")) {
+  const assignment = startWords.shift() as string;
+  const at = assignment.indexOf("=");
+  process.env[assignment.slice(0, at)] = assignment.slice(at + 1);
 }
 const [, ...startArgs] = startWords;
 const serverScript = startArgs.pop() as string;
