@@ -2,12 +2,15 @@
 // most self time, and self time by package, so a missed target can be explained.
 //   npx tsx bench/profile.ts <file.cpuprofile> [top] [last-seconds]
 // With last-seconds, only the samples of the profile's last seconds count (the workload, not start-up
-// and seeding).
-import { readFileSync } from "node:fs";
+// and seeding). The server is a bundle (scripts/build.mjs): each frame is named by its place in the sources,
+// found through the bundle's source map.
+import { existsSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 interface Node {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
   children?: number[];
 }
@@ -20,6 +23,23 @@ const profile = JSON.parse(readFileSync(file, "utf8")) as {
   timeDeltas: number[];
 };
 const top = Number(topArg ?? 25);
+
+/** The source maps of the bundle's files, by URL; null where a file has none. */
+const sourceMaps = new Map<string, SourceMap | null>();
+function sourceMapOf(url: string): SourceMap | null {
+  if (!sourceMaps.has(url)) {
+    const map = url.startsWith("file:") ? `${fileURLToPath(url)}.map` : "";
+    sourceMaps.set(url, existsSync(map) ? new SourceMap(JSON.parse(readFileSync(map, "utf8"))) : null);
+  }
+  return sourceMaps.get(url) ?? null;
+}
+// A frame in the bundle gets the URL and line of the source it was built from.
+for (const { callFrame } of profile.nodes) {
+  const entry = sourceMapOf(callFrame.url)?.findEntry(callFrame.lineNumber, callFrame.columnNumber);
+  if (!entry || !("originalSource" in entry)) continue;
+  callFrame.url = new URL(entry.originalSource, pathToFileURL(fileURLToPath(callFrame.url))).href;
+  callFrame.lineNumber = entry.originalLine;
+}
 
 const elapsed: number[] = [];
 profile.timeDeltas.reduce((sum, delta, index) => (elapsed[index] = sum + delta), 0);
