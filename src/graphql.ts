@@ -56,11 +56,19 @@ query Collections($account: ID!) {
 
 /**
  * GraphiQL's page, from the installed @graphql-yoga/render-graphiql: every script and style inline, so
- * it works with no internet. The package (9 MB) is loaded on the first visit, not at start-up.
+ * it works with no internet. The package (9 MB) is loaded on the first visit, not at start-up; a load
+ * that failed (its chunk of dist/ being rewritten) is tried again on the next visit.
  */
 let graphiqlPage: Promise<string> | undefined;
-const renderGraphiQL = (options: GraphiQLOptions) =>
-  (graphiqlPage ??= import("@graphql-yoga/render-graphiql").then((module) => module.renderGraphiQL(options)));
+const renderGraphiQL = (options: GraphiQLOptions) => {
+  graphiqlPage ??= import("@graphql-yoga/render-graphiql")
+    .then((module) => module.renderGraphiQL(options))
+    .catch((error: unknown) => {
+      graphiqlPage = undefined;
+      throw error;
+    });
+  return graphiqlPage;
+};
 
 /** `bodyLimit`: the largest POST body, in bytes (the REST JSON limit: 413 past it, as on /v1). */
 export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
