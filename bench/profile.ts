@@ -33,10 +33,12 @@ function sourceMapOf(url: string): SourceMap | null {
   }
   return sourceMaps.get(url) ?? null;
 }
-// A frame in the bundle gets the URL and line of the source it was built from.
+// A frame in the bundle gets the URL and line of the source it was built from. findEntry answers the
+// nearest mapping before the place: one on an earlier line belongs to other code (esbuild's wrapper of a
+// CommonJS module has none of its own), and the frame keeps the bundle's name.
 for (const { callFrame } of profile.nodes) {
   const entry = sourceMapOf(callFrame.url)?.findEntry(callFrame.lineNumber, callFrame.columnNumber);
-  if (!entry || !("originalSource" in entry)) continue;
+  if (!entry || !("originalSource" in entry) || entry.generatedLine !== callFrame.lineNumber) continue;
   callFrame.url = new URL(entry.originalSource, pathToFileURL(fileURLToPath(callFrame.url))).href;
   callFrame.lineNumber = entry.originalLine;
 }
