@@ -21,7 +21,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { build } from "esbuild";
 
 const outdir = process.argv[2] ?? "dist";
@@ -30,7 +30,7 @@ mkdirSync(chunksDir, { recursive: true });
 const staging = mkdtempSync(join(outdir, ".build-"));
 
 try {
-  const { metafile } = await build({
+  await build({
     entryPoints: { main: "src/main.ts", cms: "src/cli/cms.ts" },
     outdir: staging,
     outExtension: { ".js": ".mjs" },
@@ -46,14 +46,13 @@ try {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
     sourcemap: true,
-    metafile: true,
     logLevel: "warning",
   });
   // Chunks first: the entry files that import them are moved in last.
   const chunks = readdirSync(join(staging, "chunks"));
   for (const file of chunks) renameSync(join(staging, "chunks", file), join(chunksDir, file));
-  for (const file of Object.keys(metafile.outputs).map((path) => basename(path))) {
-    if (!chunks.includes(file)) renameSync(join(staging, file), join(outdir, file));
+  for (const file of readdirSync(staging)) {
+    if (file !== "chunks") renameSync(join(staging, file), join(outdir, file));
   }
   keepTwoBuilds(chunks);
 } finally {
