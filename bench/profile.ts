@@ -6,7 +6,7 @@
 // found through the bundle's source map.
 import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 interface Node {
   id: number;
@@ -39,7 +39,7 @@ function sourceMapOf(url: string): SourceMap | null {
 for (const { callFrame } of profile.nodes) {
   const entry = sourceMapOf(callFrame.url)?.findEntry(callFrame.lineNumber, callFrame.columnNumber);
   if (!entry || !("originalSource" in entry) || entry.generatedLine !== callFrame.lineNumber) continue;
-  callFrame.url = new URL(entry.originalSource, pathToFileURL(fileURLToPath(callFrame.url))).href;
+  callFrame.url = new URL(entry.originalSource, callFrame.url).href;
   callFrame.lineNumber = entry.originalLine;
 }
 
