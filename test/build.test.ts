@@ -26,12 +26,14 @@ beforeAll(async () => {
   // Below the project, as dist/ is: the bundle finds node_modules and package.json from there.
   outdir = mkdtempSync(join(root, "dist", "build-test-"));
   await build(outdir);
+  // The server starts from this build (helpers/server.ts `builtOrSource`); the run's own is put back.
   const testBuild = process.env.CMS_TEST_BUILD;
   process.env.CMS_TEST_BUILD = outdir;
   try {
     server = await startServer();
   } finally {
-    process.env.CMS_TEST_BUILD = testBuild;
+    if (testBuild === undefined) delete process.env.CMS_TEST_BUILD;
+    else process.env.CMS_TEST_BUILD = testBuild;
   }
 }, 120_000);
 
