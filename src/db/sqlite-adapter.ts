@@ -86,7 +86,7 @@ function keepStatistics(adapter: Adapter): void {
   setInterval(run, STATISTICS_CHECK_MS).unref();
 }
 
-const MAX_STATEMENTS = 500;
+export const MAX_STATEMENTS = 500;
 
 /**
  * Makes `client.prepare` answer a cached statement per SQL text. The adapter binds parameters with
@@ -114,22 +114,18 @@ export function reuseStatements(client: Database.Database): void {
     columns.set(shared, found);
     return found;
   };
+  // Exactly what the adapter calls (6.19: `performIO` and `executeIO`); test/sqlite-statements.test.ts
+  // runs each. Readers are only ever read raw, so a shared statement stays in raw mode.
   const handle = (shared: Database.Statement, args: unknown[]) => ({
     reader: shared.reader,
     bind: (bound: unknown[]) => handle(shared, bound),
     columns: () => columnsOf(shared),
     run: () => shared.run(...args),
-    get: () => shared.get(...args),
-    all: () => shared.all(...args),
     raw: () => ({ all: () => shared.raw(true).all(...args) }),
   });
-  // Only the adapter calls prepare on this connection; it uses exactly the methods of `handle`.
-  client.prepare = ((sql: string) => {
-    const shared = statements.memo(sql);
-    // A statement last used in raw mode returns objects again unless told otherwise.
-    if (shared.reader) shared.raw(false);
-    return handle(shared, []);
-  }) as unknown as typeof client.prepare;
+  // Only the adapter calls prepare on this connection once this is in place (`client.pragma` would too:
+  // nothing calls it after). Other readers of the connection bind the original first (generation.ts).
+  client.prepare = ((sql: string) => handle(statements.memo(sql), [])) as unknown as typeof client.prepare;
 }
 
 /**
