@@ -70,8 +70,9 @@ export function createApp(
   const mcpBodyLimit = Math.max(config.jsonBodyLimit, config.uploadLimit + ENVELOPE);
   const mcp = createMcpHandler({ schema, bodyLimit: mcpBodyLimit, log });
 
-  async function dispatch(request: Request, pathname: string, ip: string): Promise<Response> {
+  async function dispatch(request: Request, url: URL, ip: string): Promise<Response> {
     const context = createContext(deps, request, ip);
+    const { pathname } = url;
     const isGraphQL = pathname === "/graphql";
     const isApi = isGraphQL || pathname === "/v1" || pathname.startsWith("/v1/");
     // Site pages are public and cacheable; only what writes (form submissions) is limited, by IP.
@@ -83,22 +84,24 @@ export function createApp(
     const response =
       pathname === MCP_PATH
         ? await mcp(request, () => createContext(deps, request, ip, "snake_case"))
-        : await (isGraphQL ? graphql : isApi ? rest : site)(request, context);
+        : await (isGraphQL ? graphql : isApi ? rest : site)(request, context, url);
     // Whether the answer was kept (src/schema/read-cache.ts): for operators, and for tests of the cache.
     if (context.answerCache) response.headers.set("x-cache", context.answerCache);
     return decision ? withBudget(response, decision) : response;
   }
 
   /** CMS_COUNT_QUERIES=1: the SQL statements the request made, in X-Query-Count (tests of batching). */
-  async function counted(request: Request, pathname: string, ip: string): Promise<Response> {
-    const { result, queries } = await countQueries(() => dispatch(request, pathname, ip));
+  async function counted(request: Request, url: URL, ip: string): Promise<Response> {
+    const { result, queries } = await countQueries(() => dispatch(request, url, ip));
     result.headers.set("x-query-count", String(queries));
     return result;
   }
   const answer = counting ? counted : dispatch;
 
   return createServerAdapter<{ req?: IncomingMessage }>(async (request, server) => {
-    const { pathname } = new URL(request.url);
+    // Parsed once: the transports take it from here.
+    const url = new URL(request.url);
+    const { pathname } = url;
     if (pathname === "/healthz") return json({ status: "ok" });
     if (pathname === "/readyz") {
       const ready = await ping(database.db);
@@ -108,7 +111,7 @@ export function createApp(
     return withTimeout(
       config.requestTimeoutMs,
       deadline,
-      withDeadline(deadline, () => answer(request, pathname, clientIp(server.req, config.trustProxy))),
+      withDeadline(deadline, () => answer(request, url, clientIp(server.req, config.trustProxy))),
     );
   });
 }

@@ -10,11 +10,10 @@ import { matchesIfNoneMatch } from "./http-cache.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 
-export async function serveAsset(request: Request, ctx: Context): Promise<Response> {
+export async function serveAsset(request: Request, ctx: Context, pathname: string): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return text("Method not allowed\n", 405, { allow: "GET, HEAD" });
   }
-  const { pathname } = new URL(request.url);
   const asset = await findPublicAsset(ctx, pathname.slice(ASSETS_PREFIX.length));
   if (!asset) return notFound();
 

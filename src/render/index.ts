@@ -21,9 +21,8 @@ const html = (body: string, status: number, headers: Record<string, string> = {}
   new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
 
 export function createSiteHandler(schema: GraphQLSchema) {
-  return async function handleSite(request: Request, ctx: Context): Promise<Response> {
-    const url = new URL(request.url);
-    if (url.pathname.startsWith(ASSETS_PREFIX)) return serveAsset(request, ctx);
+  return async function handleSite(request: Request, ctx: Context, url: URL): Promise<Response> {
+    if (url.pathname.startsWith(ASSETS_PREFIX)) return serveAsset(request, ctx, url.pathname);
     const submission = SUBMIT_PATH.exec(url.pathname);
     if (submission?.[1] && request.method === "POST")
       return handleSubmit(schema, request, ctx, submission[1]);

@@ -31,8 +31,7 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
     "/v1/docs": { type: "text/html; charset=utf-8", body: docsPage(document) },
   };
 
-  return async function handleRest(request: Request, ctx: Context): Promise<Response> {
-    const url = new URL(request.url);
+  return async function handleRest(request: Request, ctx: Context, url: URL): Promise<Response> {
     const page = publicPages[url.pathname];
     const readsPage = request.method === "GET" || request.method === "HEAD";
     if (page && readsPage) {
