@@ -3,10 +3,11 @@
 // transaction is open wait for its end instead of running inside it. The embedded database only, under
 // either setting of TEST_DATABASE.
 import { mkdtempSync, rmSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Database as CmsDatabase, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 
@@ -122,16 +123,91 @@ describe("SQLite transactions", () => {
     expect(counts.every((n) => n <= ids.length - 1)).toBe(true);
   });
 
-  it("commits with synchronous = FULL by default, NORMAL when SQLITE_SYNCHRONOUS says so", async () => {
+  it("commits with synchronous = NORMAL, and by default answers a write once the WAL is flushed, off the event loop", async () => {
     const level = async (db: CmsDatabase["db"]) =>
       Number((await db.$queryRawUnsafe<{ synchronous: number }[]>("PRAGMA synchronous"))[0]?.synchronous);
-    // SQLite's numbers: 1 NORMAL, 2 FULL.
-    expect(await level(database.db)).toBe(2);
+    // SQLite's numbers: 1 NORMAL, 2 FULL. The default flushes each write itself (src/db/wal-flush.ts).
+    expect(await level(database.db)).toBe(1);
+    const { db } = database;
+    const gate = closedGate();
+    const prototype = await fileHandlePrototype();
+    const datasync = prototype.datasync;
+    // Each flush is held until the gate opens, then made.
+    const syncs = vi.spyOn(prototype, "datasync").mockImplementation(function (this: FileHandle) {
+      return gate.opened.then(() => datasync.call(this));
+    });
+    try {
+      const single = db.account.create({ data: account("acct_flushed") });
+      const inTransaction = db.$transaction(async (tx) =>
+        tx.account.create({ data: account("acct_flushed_tx") }),
+      );
+      const more = [1, 2, 3, 4].map((n) => db.account.create({ data: account(`acct_flushed_${n}`) }));
+      // Committed and readable, but not answered while the flush has not ended; reads are not held.
+      const writes = { single, inTransaction, more: Promise.all(more) };
+      const answered = watchSettled(writes);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toEqual({ single: false, inTransaction: false, more: false });
+      const seen = await db.account.findMany({
+        where: { id: { startsWith: "acct_flushed" } },
+        select: { id: true },
+      });
+      expect(seen).toHaveLength(6);
+      // Writes that end while a flush runs share the next one.
+      expect(syncs.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(syncs.mock.calls.length).toBeLessThanOrEqual(2);
+      const before = syncs.mock.calls.length;
+      await db.account.count();
+      expect(syncs.mock.calls.length).toBe(before);
+      gate.open();
+      expect(await settledWithin([single, inTransaction, ...more], 5_000)).toBe(true);
+    } finally {
+      gate.open();
+      syncs.mockRestore();
+    }
+
     const fast = await openDatabase({ dataDir: dir, databaseUrl: undefined, sqliteSynchronous: "normal" });
+    const unflushed = vi.spyOn(await fileHandlePrototype(), "datasync");
     try {
       expect(await level(fast.db)).toBe(1);
+      await fast.db.account.create({ data: account("acct_normal") });
+      expect(unflushed).not.toHaveBeenCalled();
     } finally {
+      unflushed.mockRestore();
       await fast.close();
     }
   });
 });
+
+/** The prototype of Node's FileHandle (not exported), whose datasync the WAL flush calls. */
+async function fileHandlePrototype(): Promise<FileHandle> {
+  const handle = await open(join(dir, "cms.db"), "r");
+  await handle.close();
+  return Object.getPrototypeOf(handle);
+}
+
+function closedGate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open: () => open() };
+}
+
+/** Which of `promises` have settled, as they do. */
+function watchSettled(promises: Record<string, Promise<unknown>>): Record<string, boolean> {
+  const settled: Record<string, boolean> = {};
+  for (const [name, promise] of Object.entries(promises)) {
+    settled[name] = false;
+    const done = () => {
+      settled[name] = true;
+    };
+    promise.then(done, done);
+  }
+  return settled;
+}
+
+/** Whether every promise settled within `ms`. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<boolean> {
+  const all = Promise.allSettled(promises).then(() => true);
+  return Promise.race([all, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+}

@@ -10,6 +10,7 @@ import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
 import { type NextPublish, sqliteNextPublish } from "./generation.ts";
 import { hearSqliteChanges } from "./sqlite-changes.ts";
+import { WalFlush } from "./wal-flush.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Adapter = Awaited<ReturnType<Factory["connect"]>>;
@@ -45,12 +46,19 @@ export function serializedSqlite(
     immediateTransactions(adapter);
     hearSqliteChanges(client, options.changes);
     options.connected(sqliteNextPublish(client));
-    // FULL: each COMMIT waits for the WAL to reach the disk (about 0.17 ms here), so a power cut loses
-    // nothing acknowledged; NORMAL waits at checkpoints only (SQLITE_SYNCHRONOUS=normal).
-    client.pragma(`synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
-    reuseStatements(client);
-    const serialized = serialize(adapter);
+    // `full`: a write is answered once it is on disk, so a power cut loses nothing acknowledged; in WAL
+    // mode the flush runs beside the event loop (wal-flush.ts). `normal`: at checkpoints only.
+    const wal = client.pragma("journal_mode", { simple: true }) === "wal";
+    const flushed = options.synchronous === "full" && wal ? new WalFlush(`${file}-wal`) : undefined;
+    client.pragma(`synchronous = ${options.synchronous === "full" && !flushed ? "FULL" : "NORMAL"}`);
+    const writes = reuseStatements(client);
+    const serialized = serialize(adapter, flushed && { writes, flushed });
     if (options.keepStatistics) keepStatistics(serialized);
+    const dispose = serialized.dispose.bind(serialized);
+    serialized.dispose = async () => {
+      await dispose();
+      await flushed?.close();
+    };
     connected = serialized;
     return serialized;
   };
@@ -100,7 +108,7 @@ export const MAX_STATEMENTS = 500;
  * 75 µs, on every read, against 400 µs a whole request at the throughput issue #20 asks for. What would
  * replace it is a statement cache inside the adapter (a patch of the shape upstream could take).
  */
-export function reuseStatements(client: Database.Database): void {
+export function reuseStatements(client: Database.Database): WriteCount {
   const prepare = client.prepare.bind(client);
   const statements = new LRUCache<string, Database.Statement>({
     max: MAX_STATEMENTS,
@@ -116,16 +124,34 @@ export function reuseStatements(client: Database.Database): void {
   };
   // Exactly what the adapter calls (6.19: `performIO` and `executeIO`); test/sqlite-statements.test.ts
   // runs each. Readers are only ever read raw, so a shared statement stays in raw mode.
+  const writes: WriteCount = { count: 0 };
+  const counted = (shared: Database.Statement) => {
+    if (!shared.readonly) writes.count++;
+  };
   const handle = (shared: Database.Statement, args: unknown[]) => ({
     reader: shared.reader,
     bind: (bound: unknown[]) => handle(shared, bound),
     columns: () => columnsOf(shared),
-    run: () => shared.run(...args),
-    raw: () => ({ all: () => shared.raw(true).all(...args) }),
+    run: () => {
+      counted(shared);
+      return shared.run(...args);
+    },
+    raw: () => ({
+      all: () => {
+        counted(shared);
+        return shared.raw(true).all(...args);
+      },
+    }),
   });
   // Only the adapter calls prepare on this connection once this is in place (`client.pragma` would too:
   // nothing calls it after). Other readers of the connection bind the original first (generation.ts).
   client.prepare = ((sql: string) => handle(statements.memo(sql), [])) as unknown as typeof client.prepare;
+  return writes;
+}
+
+/** Statements run that may have written (not read-only in SQLite's eyes): counted before they run. */
+export interface WriteCount {
+  count: number;
 }
 
 /**
@@ -179,12 +205,18 @@ function immediateTransactions(adapter: Adapter): void {
   };
 }
 
+/** A connection whose writes are answered once flushed (wal-flush.ts). */
+interface Durable {
+  writes: WriteCount;
+  flushed: WalFlush;
+}
+
 /**
  * Queries wait while a transaction is open or waiting to begin; transactions begin one after another.
  * `last` is the end of the last transaction begun or waiting: each chains onto it as it asks to begin.
  * A transaction's end releases the others whether its COMMIT or ROLLBACK succeeded or not.
  */
-function serialize(adapter: Adapter): Adapter {
+function serialize(adapter: Adapter, durable?: Durable): Adapter {
   let last: Promise<void> = Promise.resolve();
   // The query starts in the same step as the check that nothing is open (the driver runs it at once).
   const whenIdle = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -196,8 +228,20 @@ function serialize(adapter: Adapter): Adapter {
   const queryRaw = adapter.queryRaw.bind(adapter);
   const executeRaw = adapter.executeRaw.bind(adapter);
   const startTransaction = adapter.startTransaction.bind(adapter);
-  adapter.queryRaw = (query) => whenIdle(() => queryRaw(query));
-  adapter.executeRaw = (query) => whenIdle(() => executeRaw(query));
+  // A statement outside a transaction commits by itself: one that may have written is answered once on disk.
+  const committed = <T>(run: () => Promise<T>): Promise<T> => {
+    if (!durable) return run();
+    const before = durable.writes.count;
+    // The driver has run the statement when `run` returns (better-sqlite3 is synchronous).
+    const ran = run();
+    if (durable.writes.count === before) return ran;
+    return ran.then(async (result) => {
+      await durable.flushed.flush();
+      return result;
+    });
+  };
+  adapter.queryRaw = (query) => whenIdle(() => committed(() => queryRaw(query)));
+  adapter.executeRaw = (query) => whenIdle(() => committed(() => executeRaw(query)));
   adapter.startTransaction = async (isolationLevel) => {
     const previous = last;
     let end = () => {};
@@ -215,7 +259,10 @@ function serialize(adapter: Adapter): Adapter {
     }
     const commit = tx.commit.bind(tx);
     const rollback = tx.rollback.bind(tx);
-    tx.commit = () => commit().finally(end);
+    const before = durable?.writes.count;
+    // The connection is released before the flush: the next transaction commits while this one's flushes.
+    const flushed = () => (durable && durable.writes.count !== before ? durable.flushed.flush() : undefined);
+    tx.commit = () => commit().finally(end).then(flushed);
     tx.rollback = () => rollback().finally(end);
     return tx;
   };
