@@ -54,6 +54,12 @@ export function serializedSqlite(
     const writes = reuseStatements(client);
     const serialized = serialize(adapter, flushed && { writes, flushed });
     if (options.keepStatistics) keepStatistics(serialized);
+    // A script (the migrations) runs in a transaction whose COMMIT is then flushed like any other write.
+    const executeScript = serialized.executeScript.bind(serialized);
+    serialized.executeScript = (script) => {
+      writes.count++;
+      return executeScript(script);
+    };
     const dispose = serialized.dispose.bind(serialized);
     serialized.dispose = async () => {
       await dispose();
