@@ -2,7 +2,7 @@
 // is rolled back and releases the connection for every later query, and queries issued while a
 // transaction is open wait for its end instead of running inside it. The embedded database only, under
 // either setting of TEST_DATABASE.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,16 +124,20 @@ describe("SQLite transactions", () => {
   });
 
   it("commits with synchronous = NORMAL, and by default answers a write once the WAL is flushed, off the event loop", async () => {
-    const level = async (db: CmsDatabase["db"]) =>
-      Number((await db.$queryRawUnsafe<{ synchronous: number }[]>("PRAGMA synchronous"))[0]?.synchronous);
+    // The data file is a symbolic link: SQLite names the WAL after the real file, and that is the one flushed.
+    const real = mkdtempSync(join(tmpdir(), "cms-sqlite-flush-"));
+    const linked = mkdtempSync(join(tmpdir(), "cms-sqlite-link-"));
+    writeFileSync(join(real, "cms.db"), "");
+    symlinkSync(join(real, "cms.db"), join(linked, "cms.db"));
+    const flushing = await openDatabase({ dataDir: linked, databaseUrl: undefined });
+    await migrate(flushing);
+    const { db } = flushing;
     // SQLite's numbers: 1 NORMAL, 2 FULL. The default flushes each write itself (src/db/wal-flush.ts).
-    expect(await level(database.db)).toBe(1);
-    const { db } = database;
+    expect(await level(db)).toBe(1);
     const gate = closedGate();
-    const prototype = await fileHandlePrototype();
-    const datasync = prototype.datasync;
-    // Each flush is held until the gate opens, then made.
+    const synced: string[] = [];
     const syncs = vi.spyOn(prototype, "datasync").mockImplementation(function (this: FileHandle) {
+      synced.push(readlinkSync(`/proc/self/fd/${this.fd}`));
       return gate.opened.then(() => datasync.call(this));
     });
     try {
@@ -142,31 +146,41 @@ describe("SQLite transactions", () => {
         tx.account.create({ data: account("acct_flushed_tx") }),
       );
       const more = [1, 2, 3, 4].map((n) => db.account.create({ data: account(`acct_flushed_${n}`) }));
-      // Committed and readable, but not answered while the flush has not ended; reads are not held.
-      const writes = { single, inTransaction, more: Promise.all(more) };
-      const answered = watchSettled(writes);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const answered = watchSettled({ single, inTransaction, more: Promise.all(more) });
+      // Committed and readable, and reads are not held; but no write is answered while its flush runs.
+      await vi.waitFor(async () => expect(await db.account.count()).toBe(6), { timeout: 10_000 });
       expect(answered).toEqual({ single: false, inTransaction: false, more: false });
-      const seen = await db.account.findMany({
-        where: { id: { startsWith: "acct_flushed" } },
-        select: { id: true },
-      });
-      expect(seen).toHaveLength(6);
-      // Writes that end while a flush runs share the next one.
-      expect(syncs.mock.calls.length).toBeGreaterThanOrEqual(1);
-      expect(syncs.mock.calls.length).toBeLessThanOrEqual(2);
-      const before = syncs.mock.calls.length;
-      await db.account.count();
-      expect(syncs.mock.calls.length).toBe(before);
+      // One flush runs; every write that committed after it began waits for the one next, which they share.
+      expect(syncs).toHaveBeenCalledTimes(1);
       gate.open();
-      expect(await settledWithin([single, inTransaction, ...more], 5_000)).toBe(true);
+      await Promise.all([single, inTransaction, ...more]);
+      expect(syncs).toHaveBeenCalledTimes(2);
+      expect(synced).toEqual([`${realpathSync(real)}/cms.db-wal`, `${realpathSync(real)}/cms.db-wal`]);
     } finally {
       gate.open();
       syncs.mockRestore();
     }
 
+    // A flush that fails fails every write after it: the disk's state is not known any more.
+    const failing = vi.spyOn(prototype, "datasync").mockRejectedValueOnce(new Error("EIO: i/o error"));
+    try {
+      await expect(db.account.create({ data: account("acct_unflushed") })).rejects.toThrow(/EIO/);
+      await expect(db.account.create({ data: account("acct_after_failure") })).rejects.toThrow(/EIO/);
+      // Both committed: a failed flush cannot take a commit back. Reads go on.
+      expect(
+        await db.account.count({ where: { id: { in: ["acct_unflushed", "acct_after_failure"] } } }),
+      ).toBe(2);
+      expect(failing).toHaveBeenCalledTimes(1);
+    } finally {
+      failing.mockRestore();
+      await flushing.close();
+      for (const folder of [linked, real]) rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("with SQLITE_SYNCHRONOUS=normal, commits with NORMAL and flushes nothing itself", async () => {
     const fast = await openDatabase({ dataDir: dir, databaseUrl: undefined, sqliteSynchronous: "normal" });
-    const unflushed = vi.spyOn(await fileHandlePrototype(), "datasync");
+    const unflushed = vi.spyOn(prototype, "datasync");
     try {
       expect(await level(fast.db)).toBe(1);
       await fast.db.account.create({ data: account("acct_normal") });
@@ -178,12 +192,19 @@ describe("SQLite transactions", () => {
   });
 });
 
-/** The prototype of Node's FileHandle (not exported), whose datasync the WAL flush calls. */
+/** The prototype of Node's FileHandle (the class is not exported), whose datasync flushes the WAL. */
 async function fileHandlePrototype(): Promise<FileHandle> {
-  const handle = await open(join(dir, "cms.db"), "r");
+  const handle = await open(process.execPath, "r");
   await handle.close();
   return Object.getPrototypeOf(handle);
 }
+
+const prototype = await fileHandlePrototype();
+const datasync = prototype.datasync;
+
+/** The connection's `synchronous` level: SQLite's numbers, 1 NORMAL and 2 FULL. */
+const level = async (db: CmsDatabase["db"]) =>
+  Number((await db.$queryRawUnsafe<{ synchronous: number }[]>("PRAGMA synchronous"))[0]?.synchronous);
 
 function closedGate() {
   let open = () => {};
@@ -204,10 +225,4 @@ function watchSettled(promises: Record<string, Promise<unknown>>): Record<string
     promise.then(done, done);
   }
   return settled;
-}
-
-/** Whether every promise settled within `ms`. */
-async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<boolean> {
-  const all = Promise.allSettled(promises).then(() => true);
-  return Promise.race([all, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 }

@@ -3,6 +3,7 @@
 // its rollback. This wrapper makes other queries wait until the open transaction ends, and begins and
 // ends transactions itself (see `immediateTransactions`). It also keeps prepared statements: the adapter
 // prepares every query anew, which SQLite parses and plans each time.
+import { realpathSync } from "node:fs";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import { LRUCache } from "lru-cache";
@@ -49,10 +50,13 @@ export function serializedSqlite(
     // `full`: a write is answered once it is on disk, so a power cut loses nothing acknowledged; in WAL
     // mode the flush runs beside the event loop (wal-flush.ts). `normal`: at checkpoints only.
     const wal = client.pragma("journal_mode", { simple: true }) === "wal";
-    const flushed = options.synchronous === "full" && wal ? new WalFlush(`${file}-wal`) : undefined;
+    // SQLite names the WAL after the file's real path (it follows symbolic links).
+    const flushed =
+      options.synchronous === "full" && wal ? new WalFlush(`${realpathSync(file)}-wal`) : undefined;
     client.pragma(`synchronous = ${options.synchronous === "full" && !flushed ? "FULL" : "NORMAL"}`);
     const writes = reuseStatements(client);
-    const serialized = serialize(adapter, flushed && { writes, flushed });
+    const inTransaction = () => client.inTransaction;
+    const serialized = serialize(adapter, flushed && { writes, flushed, inTransaction });
     if (options.keepStatistics) keepStatistics(serialized);
     // A script (the migrations) runs in a transaction whose COMMIT is then flushed like any other write.
     const executeScript = serialized.executeScript.bind(serialized);
@@ -149,13 +153,17 @@ export function reuseStatements(client: Database.Database): WriteCount {
       },
     }),
   });
-  // Only the adapter calls prepare on this connection once this is in place (`client.pragma` would too:
-  // nothing calls it after). Other readers of the connection bind the original first (generation.ts).
+  // Only the adapter calls prepare on this connection once this is in place (better-sqlite3's own
+  // `pragma` prepares natively). Other readers of the connection bind the original first (generation.ts).
   client.prepare = ((sql: string) => handle(statements.memo(sql), [])) as unknown as typeof client.prepare;
   return writes;
 }
 
-/** Statements run that may have written (not read-only in SQLite's eyes): counted before they run. */
+/**
+ * Statements run that may have written, counted before they run: those SQLite does not call read-only
+ * (`sqlite3_stmt_readonly`). It calls BEGIN, COMMIT and RELEASE read-only (`serialize` looks at the
+ * transaction for those), and `PRAGMA optimize`, which writes statistics: nothing here sends it.
+ */
 export interface WriteCount {
   count: number;
 }
@@ -215,6 +223,8 @@ function immediateTransactions(adapter: Adapter): void {
 interface Durable {
   writes: WriteCount;
   flushed: WalFlush;
+  /** Whether the connection is inside a transaction (better-sqlite3's `inTransaction`). */
+  inTransaction(): boolean;
 }
 
 /**
@@ -235,12 +245,16 @@ function serialize(adapter: Adapter, durable?: Durable): Adapter {
   const executeRaw = adapter.executeRaw.bind(adapter);
   const startTransaction = adapter.startTransaction.bind(adapter);
   // A statement outside a transaction commits by itself: one that may have written is answered once on disk.
+  // A COMMIT or RELEASE sent as a plain statement (none is, today) reads as read-only: it is a write when
+  // it ends a transaction.
   const committed = <T>(run: () => Promise<T>): Promise<T> => {
     if (!durable) return run();
     const before = durable.writes.count;
+    const wasInTransaction = durable.inTransaction();
     // The driver has run the statement when `run` returns (better-sqlite3 is synchronous).
     const ran = run();
-    if (durable.writes.count === before) return ran;
+    const ended = wasInTransaction && !durable.inTransaction();
+    if (durable.writes.count === before && !ended) return ran;
     return ran.then(async (result) => {
       await durable.flushed.flush();
       return result;

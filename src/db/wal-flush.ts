@@ -5,20 +5,30 @@
 // waits for an fdatasync of the WAL file, run on libuv's thread pool, before it is answered: what a writer
 // is told is written is on disk, as with FULL. Commits that end while a flush runs share the next one.
 //
-// What differs from FULL: another request can read a commit in the moment before its flush ends. A power
-// cut in that moment loses a write that a reader saw, never one that its writer was told of. SQLite's own
-// NORMAL keeps the file consistent through such a cut (docs/api-notes.md, "Durability on SQLite").
+// What differs from FULL: a commit is readable in the moment before its flush ends, by other requests and
+// by background work (a webhook or mail sent from the outbox). A power cut in that moment loses a write
+// that was seen, never one its writer was told of; SQLite's NORMAL keeps the file consistent through it.
+// And when a flush fails, the write it was for is committed but answered with an error (docs/api-notes.md,
+// "Durability on SQLite").
 import { type FileHandle, open } from "node:fs/promises";
 
 export class WalFlush {
   private file: Promise<FileHandle> | undefined;
   private running: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+  /**
+   * A flush that failed fails every later one. Its commit is already readable, and Linux reports a
+   * failed write-back once: a later flush could succeed over frames the disk never got. So from then on
+   * no write is answered as written until the server restarts (SQLite recovers the WAL as far as it is
+   * whole).
+   */
+  private failed: Error | undefined;
 
   constructor(private readonly walPath: string) {}
 
   /** Resolves once everything written to the WAL before the call is on disk. */
   flush(): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
     if (!this.running) return this.start();
     // The running flush may have begun before this caller's frames were written: wait for the next one,
     // which every caller until it begins shares.
@@ -26,7 +36,7 @@ export class WalFlush {
       .catch(() => {})
       .then(() => {
         this.next = undefined;
-        return this.start();
+        return this.failed ? Promise.reject(this.failed) : this.start();
       });
     return this.next;
   }
@@ -46,7 +56,14 @@ export class WalFlush {
         if (this.file === opened) this.file = undefined;
         throw error;
       })
-      .then((file) => file.datasync())
+      .then((file) =>
+        file.datasync().catch((error: Error) => {
+          this.failed ??= new Error(`the SQLite WAL could not be flushed to disk: ${error.message}`, {
+            cause: error,
+          });
+          throw this.failed;
+        }),
+      )
       .finally(() => {
         if (this.running === running) this.running = undefined;
       });
