@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Database as CmsDatabase, openDatabase } from "../src/db/client.ts";
+import { type Database as CmsDatabase, openDatabase, ping } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cms-sqlite-tx-"));
@@ -161,16 +161,25 @@ describe("SQLite transactions", () => {
       syncs.mockRestore();
     }
 
-    // A flush that fails fails every write after it: the disk's state is not known any more.
+    // After a flush that fails the connection answers nothing, and the readiness check says so: the
+    // disk's state is not known any more. The write it was for committed all the same.
     const failing = vi.spyOn(prototype, "datasync").mockRejectedValueOnce(new Error("EIO: i/o error"));
     try {
+      expect(await ping(db)).toBe(true);
       await expect(db.account.create({ data: account("acct_unflushed") })).rejects.toThrow(/EIO/);
       await expect(db.account.create({ data: account("acct_after_failure") })).rejects.toThrow(/EIO/);
-      // Both committed: a failed flush cannot take a commit back. Reads go on.
-      expect(
-        await db.account.count({ where: { id: { in: ["acct_unflushed", "acct_after_failure"] } } }),
-      ).toBe(2);
+      await expect(db.$transaction(async (tx) => tx.account.count())).rejects.toThrow(/EIO/);
+      await expect(db.account.count()).rejects.toThrow(/EIO/);
+      expect(await ping(db)).toBe(false);
       expect(failing).toHaveBeenCalledTimes(1);
+      const file = new Database(join(real, "cms.db"), { readonly: true });
+      const ids = file
+        .prepare("SELECT id FROM Account WHERE id IN ('acct_unflushed', 'acct_after_failure')")
+        .pluck()
+        .all();
+      file.close();
+      // The first write committed before its flush failed; the one after was not sent at all.
+      expect(ids).toEqual(["acct_unflushed"]);
     } finally {
       failing.mockRestore();
       await flushing.close();

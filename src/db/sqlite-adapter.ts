@@ -238,6 +238,7 @@ function serialize(adapter: Adapter, durable?: Durable): Adapter {
   const whenIdle = async <T>(run: () => Promise<T>): Promise<T> => {
     for (let current = last; ; current = last) {
       await current;
+      if (durable?.flushed.failed) throw durable.flushed.failed;
       if (current === last) return run();
     }
   };
@@ -270,6 +271,10 @@ function serialize(adapter: Adapter, durable?: Durable): Adapter {
     });
     last = previous.then(() => ended);
     await previous;
+    if (durable?.flushed.failed) {
+      end();
+      throw durable.flushed.failed;
+    }
     let tx: Transaction;
     try {
       tx = await startTransaction(isolationLevel);

@@ -8,8 +8,8 @@
 // What differs from FULL: a commit is readable in the moment before its flush ends, by other requests and
 // by background work (a webhook or mail sent from the outbox). A power cut in that moment loses a write
 // that was seen, never one its writer was told of; SQLite's NORMAL keeps the file consistent through it.
-// And when a flush fails, the write it was for is committed but answered with an error (docs/api-notes.md,
-// "Durability on SQLite").
+// And when a flush fails, the write it was for is committed but answered with an error, and the connection
+// answers nothing more (docs/api-notes.md, "Durability on SQLite").
 import { type FileHandle, open } from "node:fs/promises";
 
 export class WalFlush {
@@ -19,10 +19,10 @@ export class WalFlush {
   /**
    * A flush that failed fails every later one. Its commit is already readable, and Linux reports a
    * failed write-back once: a later flush could succeed over frames the disk never got. So from then on
-   * no write is answered as written until the server restarts (SQLite recovers the WAL as far as it is
-   * whole).
+   * the connection answers nothing (sqlite-adapter.ts) and /readyz says unavailable, until the server
+   * restarts and SQLite recovers the WAL as far as it is whole (as PostgreSQL stops on a failed fsync).
    */
-  private failed: Error | undefined;
+  failed: Error | undefined;
 
   constructor(private readonly walPath: string) {}
 
