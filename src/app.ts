@@ -102,7 +102,10 @@ export function createApp(
     // Parsed once: the transports take it from here.
     const url = new URL(request.url);
     const { pathname } = url;
-    if (pathname === "/healthz") return json({ status: "ok" });
+    if (pathname === "/healthz") {
+      // Liveness: a database this process can no longer trust is fixed by restarting it.
+      return database.broken() ? json({ status: "failing" }, 503) : json({ status: "ok" });
+    }
     if (pathname === "/readyz") {
       const ready = await ping(database.db);
       return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);

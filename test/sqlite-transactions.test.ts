@@ -161,26 +161,54 @@ describe("SQLite transactions", () => {
       syncs.mockRestore();
     }
 
-    // After a flush that fails the connection answers nothing, and the readiness check says so: the
-    // disk's state is not known any more. The write it was for committed all the same.
-    const failing = vi.spyOn(prototype, "datasync").mockRejectedValueOnce(new Error("EIO: i/o error"));
+    // After a flush that fails the connection answers nothing, and the health and readiness checks say so:
+    // the disk's state is not known any more. The write it was for committed all the same; a transaction
+    // open at that moment commits nothing.
+    const failure = closedGate();
+    const failing = vi
+      .spyOn(prototype, "datasync")
+      .mockImplementationOnce(() => failure.opened.then(() => Promise.reject(new Error("EIO: i/o error"))));
+    const held = closedGate();
     try {
       expect(await ping(db)).toBe(true);
-      await expect(db.account.create({ data: account("acct_unflushed") })).rejects.toThrow(/EIO/);
+      expect(flushing.broken()).toBeUndefined();
+      const unflushed = started(db.account.create({ data: account("acct_unflushed") }));
+      await vi.waitFor(() => expect(failing).toHaveBeenCalledTimes(1));
+      let opened = () => {};
+      const begun = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      const open = started(
+        db.$transaction(async (tx) => {
+          await tx.account.create({ data: account("acct_open_at_failure") });
+          opened();
+          await held.opened;
+        }),
+      );
+      await begun;
+      failure.open();
+      await expect(unflushed).rejects.toThrow(/EIO/);
+      held.open();
+      await expect(open).rejects.toThrow(/EIO/);
       await expect(db.account.create({ data: account("acct_after_failure") })).rejects.toThrow(/EIO/);
       await expect(db.$transaction(async (tx) => tx.account.count())).rejects.toThrow(/EIO/);
       await expect(db.account.count()).rejects.toThrow(/EIO/);
       expect(await ping(db)).toBe(false);
+      expect(flushing.broken()?.message).toMatch(/EIO/);
       expect(failing).toHaveBeenCalledTimes(1);
       const file = new Database(join(real, "cms.db"), { readonly: true });
       const ids = file
-        .prepare("SELECT id FROM Account WHERE id IN ('acct_unflushed', 'acct_after_failure')")
+        .prepare(
+          "SELECT id FROM Account WHERE id IN ('acct_unflushed', 'acct_open_at_failure', 'acct_after_failure')",
+        )
         .pluck()
         .all();
       file.close();
-      // The first write committed before its flush failed; the one after was not sent at all.
+      // The first write committed before its flush failed; the others never did.
       expect(ids).toEqual(["acct_unflushed"]);
     } finally {
+      failure.open();
+      held.open();
       failing.mockRestore();
       await flushing.close();
       for (const folder of [linked, real]) rmSync(folder, { recursive: true, force: true });
@@ -214,6 +242,13 @@ const datasync = prototype.datasync;
 /** The connection's `synchronous` level: SQLite's numbers, 1 NORMAL and 2 FULL. */
 const level = async (db: CmsDatabase["db"]) =>
   Number((await db.$queryRawUnsafe<{ synchronous: number }[]>("PRAGMA synchronous"))[0]?.synchronous);
+
+/** Sends a Prisma call now (they wait for a `then`), its rejection to be asserted later. */
+function started<T>(call: PromiseLike<T>): Promise<T> {
+  const sent = Promise.resolve(call);
+  sent.catch(() => {});
+  return sent;
+}
 
 function closedGate() {
   let open = () => {};

@@ -37,6 +37,11 @@ export interface Database {
   hearChanges(): Promise<void>;
   /** Stops hearing and disconnects. */
   close(): Promise<void>;
+  /**
+   * Why the database can no longer be trusted by this process, which must be restarted: a write that
+   * could not be flushed to the disk (SQLite, wal-flush.ts). /healthz then fails.
+   */
+  broken(): Error | undefined;
 }
 
 /**
@@ -88,6 +93,8 @@ export async function openDatabase(
       db,
       provider: "postgresql",
       generation,
+      // PostgreSQL stops on a failed flush itself; this process then sees its connections fail (/readyz).
+      broken: () => undefined,
       recordsRevisions: recordRevisions,
       // Without parameters pg sends it by the simple query protocol, which runs many statements.
       executeScript: async (tx, sql) => {
@@ -121,6 +128,7 @@ export async function openDatabase(
     provider: "sqlite",
     generation,
     recordsRevisions: recordRevisions,
+    broken: () => sqlite.failure(),
     // One connection: the script runs inside the transaction open on it (sqlite-adapter.ts).
     executeScript: (_tx, sql) => sqlite.executeScript(sql),
     hearChanges: async () => {

@@ -25,6 +25,8 @@ export interface SqliteConnection {
    * another's end, so nothing else calls it.
    */
   executeScript(sql: string): Promise<void>;
+  /** Why the connection answers nothing any more (a write could not be flushed: wal-flush.ts). */
+  failure(): Error | undefined;
 }
 
 export function serializedSqlite(
@@ -40,6 +42,7 @@ export function serializedSqlite(
   const factory = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });
   const connect = factory.connect.bind(factory);
   let connected: Adapter | undefined;
+  let flushedOf: WalFlush | undefined;
   factory.connect = async () => {
     const adapter = await connect();
     const client = (adapter as unknown as { client: Database.Database }).client;
@@ -55,6 +58,7 @@ export function serializedSqlite(
       options.synchronous === "full" && wal ? new WalFlush(`${realpathSync(file)}-wal`) : undefined;
     client.pragma(`synchronous = ${options.synchronous === "full" && !flushed ? "FULL" : "NORMAL"}`);
     const writes = reuseStatements(client);
+    flushedOf = flushed;
     const inTransaction = () => client.inTransaction;
     const serialized = serialize(adapter, flushed && { writes, flushed, inTransaction });
     if (options.keepStatistics) keepStatistics(serialized);
@@ -76,7 +80,7 @@ export function serializedSqlite(
     if (!connected) throw new Error("executeScript: the SQLite database is not connected yet");
     await connected.executeScript(sql);
   };
-  return { factory, executeScript };
+  return { factory, executeScript, failure: () => flushedOf?.failed };
 }
 
 export const STATISTICS_CHECK_MS = 60_000;
@@ -287,7 +291,13 @@ function serialize(adapter: Adapter, durable?: Durable): Adapter {
     const before = durable?.writes.count;
     // The connection is released before the flush: the next transaction commits while this one's flushes.
     const flushed = () => (durable && durable.writes.count !== before ? durable.flushed.flush() : undefined);
-    tx.commit = () => commit().finally(end).then(flushed);
+    // A transaction open when a flush failed commits nothing more to a WAL whose state is not known.
+    const failed = () => durable?.flushed.failed;
+    const commitOrRefuse = () => {
+      const failure = failed();
+      return failure ? rollback().then(() => Promise.reject(failure)) : commit();
+    };
+    tx.commit = () => commitOrRefuse().finally(end).then(flushed);
     tx.rollback = () => rollback().finally(end);
     return tx;
   };

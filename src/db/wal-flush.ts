@@ -19,8 +19,9 @@ export class WalFlush {
   /**
    * A flush that failed fails every later one. Its commit is already readable, and Linux reports a
    * failed write-back once: a later flush could succeed over frames the disk never got. So from then on
-   * the connection answers nothing (sqlite-adapter.ts) and /readyz says unavailable, until the server
-   * restarts and SQLite recovers the WAL as far as it is whole (as PostgreSQL stops on a failed fsync).
+   * the connection answers nothing and commits nothing (sqlite-adapter.ts), and /healthz fails so that the
+   * process is restarted; SQLite then recovers the WAL as far as it is whole. PostgreSQL stops on a failed
+   * flush for the same reason.
    */
   failed: Error | undefined;
 
