@@ -174,18 +174,15 @@ describe("SQLite transactions", () => {
       expect(flushing.broken()).toBeUndefined();
       const unflushed = started(db.account.create({ data: account("acct_unflushed") }));
       await vi.waitFor(() => expect(failing).toHaveBeenCalledTimes(1));
-      let opened = () => {};
-      const begun = new Promise<void>((resolve) => {
-        opened = resolve;
-      });
+      const begun = closedGate();
       const open = started(
         db.$transaction(async (tx) => {
           await tx.account.create({ data: account("acct_open_at_failure") });
-          opened();
+          begun.open();
           await held.opened;
         }),
       );
-      await begun;
+      await begun.opened;
       failure.open();
       await expect(unflushed).rejects.toThrow(/EIO/);
       held.open();

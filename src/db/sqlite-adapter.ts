@@ -238,11 +238,14 @@ interface Durable {
  */
 function serialize(adapter: Adapter, durable?: Durable): Adapter {
   let last: Promise<void> = Promise.resolve();
+  // After a flush failed, nothing more is answered or committed (wal-flush.ts).
+  const failure = () => durable?.flushed.failed;
   // The query starts in the same step as the check that nothing is open (the driver runs it at once).
   const whenIdle = async <T>(run: () => Promise<T>): Promise<T> => {
     for (let current = last; ; current = last) {
       await current;
-      if (durable?.flushed.failed) throw durable.flushed.failed;
+      const failed = failure();
+      if (failed) throw failed;
       if (current === last) return run();
     }
   };
@@ -275,9 +278,10 @@ function serialize(adapter: Adapter, durable?: Durable): Adapter {
     });
     last = previous.then(() => ended);
     await previous;
-    if (durable?.flushed.failed) {
+    const failed = failure();
+    if (failed) {
       end();
-      throw durable.flushed.failed;
+      throw failed;
     }
     let tx: Transaction;
     try {
@@ -292,10 +296,9 @@ function serialize(adapter: Adapter, durable?: Durable): Adapter {
     // The connection is released before the flush: the next transaction commits while this one's flushes.
     const flushed = () => (durable && durable.writes.count !== before ? durable.flushed.flush() : undefined);
     // A transaction open when a flush failed commits nothing more to a WAL whose state is not known.
-    const failed = () => durable?.flushed.failed;
     const commitOrRefuse = () => {
-      const failure = failed();
-      return failure ? rollback().then(() => Promise.reject(failure)) : commit();
+      const failed = failure();
+      return failed ? rollback().then(() => Promise.reject(failed)) : commit();
     };
     tx.commit = () => commitOrRefuse().finally(end).then(flushed);
     tx.rollback = () => rollback().finally(end);
