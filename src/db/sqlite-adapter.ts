@@ -11,6 +11,7 @@ import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
 import { type NextPublish, sqliteNextPublish } from "./generation.ts";
 import { hearSqliteChanges } from "./sqlite-changes.ts";
+import { checkpointBeside } from "./wal-checkpoint.ts";
 import { WalFlush } from "./wal-flush.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
@@ -32,7 +33,8 @@ export interface SqliteConnection {
 export function serializedSqlite(
   file: string,
   options: {
-    keepStatistics: boolean;
+    /** The server's own connection: statistics kept fresh, checkpoints from a worker thread. */
+    serving: boolean;
     changes: Changes;
     connected(nextPublish: NextPublish): void;
     synchronous: SqliteSynchronous;
@@ -57,11 +59,12 @@ export function serializedSqlite(
     const flushed =
       options.synchronous === "full" && wal ? new WalFlush(`${realpathSync(file)}-wal`) : undefined;
     client.pragma(`synchronous = ${options.synchronous === "full" && !flushed ? "FULL" : "NORMAL"}`);
+    const checkpoints = wal && options.serving ? checkpointBeside(client, file) : undefined;
     const writes = reuseStatements(client);
     flushedOf = flushed;
     const inTransaction = () => client.inTransaction;
     const serialized = serialize(adapter, flushed && { writes, flushed, inTransaction });
-    if (options.keepStatistics) keepStatistics(serialized);
+    if (options.serving) keepStatistics(serialized);
     // A script (the migrations) runs in a transaction whose COMMIT is then flushed like any other write.
     const executeScript = serialized.executeScript.bind(serialized);
     serialized.executeScript = (script) => {
@@ -70,6 +73,8 @@ export function serializedSqlite(
     };
     const dispose = serialized.dispose.bind(serialized);
     serialized.dispose = async () => {
+      // The worker's connection closes first: the last one to close checkpoints and removes the WAL.
+      await checkpoints?.stop();
       await dispose();
       await flushed?.close();
     };
