@@ -50,7 +50,7 @@ export function checkpointBeside(client: Database.Database, file: string): Check
     eval: true,
     workerData: { driver, file, everyMs: CHECKPOINT_EVERY_MS },
   });
-  // A CLI command that ends without closing the database is not held open by it.
+  // A process that ends without closing the database (a test, a fatal error) is not held open by it.
   worker.unref();
   client.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   let stopping = false;
