@@ -26,7 +26,7 @@ async function start() {
   const config = readSettings(() => loadConfig());
   writableDirectory(config.dataDir, "CMS_DATA_DIR");
   const database = await openDatabase(config, {
-    serving: true,
+    keepStatistics: true,
     recordRevisions: recordsRevisions(config),
   });
   const applied = await migrate(database);

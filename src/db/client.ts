@@ -54,15 +54,14 @@ const clientOptions = { errorFormat: "minimal" } as const;
 /**
  * A database that cannot be opened (PostgreSQL out of reach, no such database, an SQLite file that
  * cannot be written) throws a SetupError naming the setting.
- * `serving`: the server's own connection keeps SQLite's planner statistics fresh and checkpoints the WAL
- * from a worker thread (sqlite-adapter.ts); short-lived users of the file (the CLI, the bench's seeding)
- * leave both to it.
+ * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
+ * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
  * `sqliteSynchronous` (unset: "full") says when an SQLite commit waits for the disk.
  * `recordRevisions`: writes of entries record their revisions (entry-revisions.ts; off for the seeding).
  */
 export async function openDatabase(
   config: Pick<Config, "dataDir" | "databaseUrl"> & Partial<Pick<Config, "sqliteSynchronous">>,
-  { serving = false, recordRevisions = false } = {},
+  { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
   installPlanCache();
   const changes = new Changes();
@@ -118,7 +117,7 @@ export async function openDatabase(
   let sqlite: ReturnType<typeof serializedSqlite>;
   try {
     const synchronous = config.sqliteSynchronous ?? "full";
-    sqlite = serializedSqlite(file, { serving, changes, connected, synchronous });
+    sqlite = serializedSqlite(file, { keepStatistics, changes, connected, synchronous });
   } catch (error) {
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }

@@ -11,7 +11,6 @@ import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
 import { type NextPublish, sqliteNextPublish } from "./generation.ts";
 import { hearSqliteChanges } from "./sqlite-changes.ts";
-import { checkpointBeside } from "./wal-checkpoint.ts";
 import { WalFlush } from "./wal-flush.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
@@ -33,8 +32,7 @@ export interface SqliteConnection {
 export function serializedSqlite(
   file: string,
   options: {
-    /** The server's own connection: statistics kept fresh, checkpoints from a worker thread. */
-    serving: boolean;
+    keepStatistics: boolean;
     changes: Changes;
     connected(nextPublish: NextPublish): void;
     synchronous: SqliteSynchronous;
@@ -59,12 +57,11 @@ export function serializedSqlite(
     const flushed =
       options.synchronous === "full" && wal ? new WalFlush(`${realpathSync(file)}-wal`) : undefined;
     client.pragma(`synchronous = ${options.synchronous === "full" && !flushed ? "FULL" : "NORMAL"}`);
-    const checkpoints = wal && options.serving ? checkpointBeside(client, file) : undefined;
     const writes = reuseStatements(client);
     flushedOf = flushed;
     const inTransaction = () => client.inTransaction;
     const serialized = serialize(adapter, flushed && { writes, flushed, inTransaction });
-    if (options.serving) keepStatistics(serialized);
+    if (options.keepStatistics) keepStatistics(serialized);
     // A script (the migrations) runs in a transaction whose COMMIT is then flushed like any other write.
     const executeScript = serialized.executeScript.bind(serialized);
     serialized.executeScript = (script) => {
@@ -73,8 +70,6 @@ export function serializedSqlite(
     };
     const dispose = serialized.dispose.bind(serialized);
     serialized.dispose = async () => {
-      // The worker's connection closes first: the last one to close checkpoints and removes the WAL.
-      await checkpoints?.stop();
       await dispose();
       await flushed?.close();
     };
