@@ -23,7 +23,11 @@ export class WalFlush {
    * process is restarted; SQLite then recovers the WAL as far as it is whole. PostgreSQL stops on a failed
    * flush for the same reason.
    */
-  failed: Error | undefined;
+  private failure: Error | undefined;
+  /** Read by the connection (sqlite-adapter.ts); set here only, by the first flush that fails. */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
 
   constructor(private readonly walPath: string) {}
 
@@ -59,10 +63,10 @@ export class WalFlush {
       })
       .then((file) =>
         file.datasync().catch((error: Error) => {
-          this.failed ??= new Error(`the SQLite WAL could not be flushed to disk: ${error.message}`, {
+          this.failure ??= new Error(`the SQLite WAL could not be flushed to disk: ${error.message}`, {
             cause: error,
           });
-          throw this.failed;
+          throw this.failure;
         }),
       )
       .finally(() => {
