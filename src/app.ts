@@ -5,7 +5,7 @@ import { createServerAdapter } from "@whatwg-node/server";
 import type { Config } from "./config.ts";
 import { contextDeps } from "./context-deps.ts";
 import { type Database, ping } from "./db/client.ts";
-import { Deadline, withDeadline } from "./db/deadline.ts";
+import { Deadline } from "./db/deadline.ts";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler } from "./graphql.ts";
 import type { Response } from "./http/fetch-api.ts";
@@ -70,8 +70,8 @@ export function createApp(
   const mcpBodyLimit = Math.max(config.jsonBodyLimit, config.uploadLimit + ENVELOPE);
   const mcp = createMcpHandler({ schema, bodyLimit: mcpBodyLimit, log });
 
-  async function dispatch(request: Request, url: URL, ip: string): Promise<Response> {
-    const context = createContext(deps, request, ip);
+  async function dispatch(request: Request, url: URL, ip: string, deadline: Deadline): Promise<Response> {
+    const context = createContext(deps, request, ip, "any", deadline);
     const { pathname } = url;
     const isGraphQL = pathname === "/graphql";
     const isApi = isGraphQL || pathname === "/v1" || pathname.startsWith("/v1/");
@@ -83,7 +83,7 @@ export function createApp(
     if (decision && !decision.allowed) return tooManyRequests(decision, isGraphQL);
     const response =
       pathname === MCP_PATH
-        ? await mcp(request, () => createContext(deps, request, ip, "snake_case"))
+        ? await mcp(request, () => createContext(deps, request, ip, "snake_case", deadline))
         : await (isGraphQL ? graphql : isApi ? rest : site)(request, context, url);
     // Whether the answer was kept (src/schema/read-cache.ts): for operators, and for tests of the cache.
     if (context.answerCache) response.headers.set("x-cache", context.answerCache);
@@ -91,8 +91,8 @@ export function createApp(
   }
 
   /** CMS_COUNT_QUERIES=1: the SQL statements the request made, in X-Query-Count (tests of batching). */
-  async function counted(request: Request, url: URL, ip: string): Promise<Response> {
-    const { result, queries } = await countQueries(() => dispatch(request, url, ip));
+  async function counted(request: Request, url: URL, ip: string, deadline: Deadline): Promise<Response> {
+    const { result, queries } = await countQueries(() => dispatch(request, url, ip, deadline));
     result.headers.set("x-query-count", String(queries));
     return result;
   }
@@ -114,7 +114,7 @@ export function createApp(
     return withTimeout(
       config.requestTimeoutMs,
       deadline,
-      withDeadline(deadline, () => answer(request, url, clientIp(server.req, config.trustProxy))),
+      answer(request, url, clientIp(server.req, config.trustProxy), deadline),
     );
   });
 }

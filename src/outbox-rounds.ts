@@ -1,7 +1,7 @@
 // The rounds of an outbox's sender (webhook deliveries, mail): one round at a time; a round asked for
 // while one runs is run once after it, however many asked; rounds run after a nudge, a retry's delay and
-// a poll, always outside any request (a request's deadline must not cut them short: db/deadline.ts).
-import { outsideRequest } from "./db/deadline.ts";
+// a poll, always outside any request: a round reads and writes through the client itself, never a request's
+// (whose deadline would cut it short: db/deadline.ts).
 
 export interface Rounds {
   /** A round after `delayMs` (or once the running one ends). */
@@ -39,15 +39,13 @@ export function serialRounds(round: () => Promise<void>, onError: (error: unknow
 
   return {
     later(delayMs) {
-      outsideRequest(() => setTimeout(run, delayMs).unref());
+      setTimeout(run, delayMs).unref();
     },
     start(everyMs) {
       stopped = false;
-      outsideRequest(() => {
-        poll = setInterval(run, everyMs);
-        poll.unref();
-        run();
-      });
+      poll = setInterval(run, everyMs);
+      poll.unref();
+      run();
     },
     async stop(waitMs) {
       stopped = true;

@@ -6,7 +6,6 @@ import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
 import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
-import { deadlineAdapter } from "./deadline.ts";
 import { fastEntryReads } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateNextPublish, postgresNextPublish } from "./generation.ts";
@@ -162,13 +161,9 @@ async function answers(db: Db, url: string): Promise<void> {
   }
 }
 
-/**
- * Every connection keeps its request's deadline (deadline.ts); CMS_COUNT_QUERIES=1 also counts each
- * request's SQL statements (query-count.ts).
- */
+/** CMS_COUNT_QUERIES=1: each request's SQL statements are counted (query-count.ts). */
 function instrumented<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
-  const bounded = deadlineAdapter(factory);
-  return queryCountingEnabled() ? countingAdapter(bounded) : bounded;
+  return queryCountingEnabled() ? countingAdapter(factory) : factory;
 }
 
 function guardText(client: Db, generation: Generation): Db {

@@ -1,24 +1,28 @@
 // The request timeout cancels work (REQUEST_TIMEOUT_MS): a request answered 503 must not go on writing.
-// Each request runs with a deadline, carried by AsyncLocalStorage down to the driver adapter, which
-// then refuses every statement sent after the deadline: no new write starts, and a transaction still
-// open when it passes rolls back (its COMMIT is sent as a ROLLBACK, so the connection is released as
-// after any transaction; the request's answer is then a 503 whatever its work returned). A COMMIT, or a statement outside a
-// transaction (one that commits by itself), sent before the deadline may still be running when it
-// passes: the 503 waits for it (up to SETTLE_MS), so the write commits before the answer or not at all.
-// Background work (webhooks, mail, sweeps) runs outside any request and has no deadline.
-import { AsyncLocalStorage } from "node:async_hooks";
+// Each request's context reaches the database through its own view of the client (`boundedClient`),
+// which refuses every operation begun after the request's deadline: no new write starts, and an
+// interactive transaction whose work ends after it commits nothing (its callback fails, so Prisma sends
+// ROLLBACK, not COMMIT); the request's answer is then a 503 whatever its work returned. An operation
+// outside a transaction (one that commits by itself), or a transaction's COMMIT, begun before the deadline
+// may still be running when it passes: the 503 waits for it (up to SETTLE_MS), so the write commits before
+// the answer or not at all. Background work (webhooks, mail, sweeps, a request's revision prune: `unbounded`)
+// uses the client itself and has no deadline.
+//
+// Why not AsyncLocalStorage down to the driver adapter, as before: on Node 20 an enabled
+// AsyncLocalStorage puts a hook on every promise the process makes, and a request makes hundreds.
+// Without it a read took 10-12 % less CPU and a create 10 % (docs/performance.md, seventh session).
 
 /** How long a 503 waits for a COMMIT already sent when the deadline passed. */
 export const SETTLE_MS = 5_000;
 
 export class DeadlinePassedError extends Error {
   constructor() {
-    super("the request's deadline passed: statement not sent");
+    super("the request's deadline passed: operation not begun");
   }
 }
 
 export class Deadline {
-  /** A statement was refused: the request's work was cut short, whatever it answers. */
+  /** An operation was refused: the request's work was cut short, whatever it answers. */
   refused = false;
   private readonly committing = new Set<Promise<unknown>>();
 
@@ -28,86 +32,128 @@ export class Deadline {
     return Date.now() >= this.at;
   }
 
-  /** Statements that may commit, until they settle. */
-  track<T>(statement: Promise<T>): Promise<T> {
-    const settled = statement.finally(() => this.committing.delete(settled));
-    settled.catch(() => {});
-    this.committing.add(settled);
-    return statement;
+  /** Whether work may no longer begin; once it may not, the request's work counts as cut short. */
+  refuses(): boolean {
+    if (!this.passed) return false;
+    this.refused = true;
+    return true;
   }
 
-  /** Resolves once no tracked statement is running, or after `ms`. */
+  /** Work that may commit, until it settles. */
+  track<T>(work: Promise<T>): Promise<T> {
+    const settled = work.finally(() => this.committing.delete(settled));
+    settled.catch(() => {});
+    this.committing.add(settled);
+    return work;
+  }
+
+  /** Resolves once no tracked work is running, or after `ms`. */
   async settled(ms = SETTLE_MS): Promise<void> {
     const limit = new Promise((resolve) => setTimeout(resolve, ms).unref());
     while (this.committing.size > 0) await Promise.race([Promise.allSettled(this.committing), limit]);
   }
 }
 
-const current = new AsyncLocalStorage<Deadline>();
+/** Model operations and raw statements that may write: outside a transaction, each commits by itself. */
+const WRITES = new Set<PropertyKey>([
+  "create",
+  "createMany",
+  "createManyAndReturn",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "upsert",
+  "delete",
+  "deleteMany",
+  "$executeRaw",
+  "$executeRawUnsafe",
+  "$queryRaw",
+  "$queryRawUnsafe",
+]);
+const RAW = new Set<PropertyKey>(["$executeRaw", "$executeRawUnsafe", "$queryRaw", "$queryRawUnsafe"]);
+const UNBOUNDED = Symbol("the client without a deadline");
 
-export function withDeadline<T>(deadline: Deadline, work: () => Promise<T>): Promise<T> {
-  return current.run(deadline, work);
+type AnyFunction = (...args: unknown[]) => unknown;
+type Transaction = (work: unknown, options?: unknown) => Promise<unknown>;
+
+/** Which of a client's keys are models (delegates with operations), the same for every client. */
+const isModel = new Map<PropertyKey, boolean>();
+
+/**
+ * `client` as one request may use it: every model operation and raw statement begun after `deadline` is
+ * refused; `inTransaction` for the client an interactive transaction's work is given.
+ */
+export function boundedClient<T extends object>(client: T, deadline: Deadline, inTransaction = false): T {
+  const models = new Map<PropertyKey, object>();
+  return new Proxy(client, {
+    get(target, key) {
+      if (key === UNBOUNDED) return target;
+      const value = Reflect.get(target, key);
+      if (key === "$transaction") return boundedTransaction(value as Transaction, target, deadline);
+      if (typeof value === "function") {
+        return RAW.has(key)
+          ? operation(value as AnyFunction, target, deadline, !inTransaction)
+          : value.bind(target);
+      }
+      let model = isModel.get(key);
+      if (model === undefined) {
+        model = typeof (value as { findMany?: unknown } | null)?.findMany === "function";
+        isModel.set(key, model);
+      }
+      if (!model) return value;
+      let bounded = models.get(key);
+      if (!bounded) {
+        bounded = boundedModel(value as object, deadline, inTransaction);
+        models.set(key, bounded);
+      }
+      return bounded;
+    },
+  });
+}
+
+/** The client behind a request's view: for work that outlives the request. */
+export function unbounded<T extends object>(client: T): T {
+  return (client as { [UNBOUNDED]?: T })[UNBOUNDED] ?? client;
+}
+
+function boundedModel(delegate: object, deadline: Deadline, inTransaction: boolean): object {
+  return new Proxy(delegate, {
+    get(target, method) {
+      const value = Reflect.get(target, method);
+      if (typeof value !== "function") return value;
+      return operation(value as AnyFunction, target, deadline, !inTransaction && WRITES.has(method));
+    },
+  });
+}
+
+function operation(run: AnyFunction, target: object, deadline: Deadline, commits: boolean): AnyFunction {
+  return (...args) => {
+    if (deadline.refuses()) return Promise.reject(new DeadlinePassedError());
+    const pending = run.apply(target, args);
+    return commits ? deadline.track(pending as Promise<unknown>) : pending;
+  };
 }
 
 /**
- * Runs `work` without the request's deadline: background work a request starts (a nudged dispatcher, a
- * timer) outlives the request, and timers and callbacks would otherwise inherit its deadline.
+ * An interactive transaction begins only before the deadline, its work gets a bounded client, and work that
+ * ends after the deadline fails, so that Prisma rolls the transaction back. Once the work has ended
+ * in time, Prisma commits: a 503 waits for that.
  */
-export function outsideRequest<T>(work: () => T): T {
-  return current.exit(work);
-}
-
-type Statement = { sql: string };
-
-interface Queryable {
-  queryRaw(query: Statement, ...rest: never[]): Promise<unknown>;
-  executeRaw(query: Statement, ...rest: never[]): Promise<unknown>;
-}
-
-interface Adapter extends Queryable {
-  startTransaction(...args: never[]): Promise<Queryable>;
-}
-
-/** Wraps a driver adapter factory so that its connections keep the deadline of the request they run for. */
-export function deadlineAdapter<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    // A connection (and the timers it starts) belongs to no request.
-    const adapter = (await outsideRequest(connect)) as Adapter;
-    bounded(adapter, false);
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (...args) => {
-      if (refused()) throw new DeadlinePassedError();
-      return bounded(await startTransaction(...args), true);
-    };
-    return adapter;
+function boundedTransaction(transaction: Transaction, target: object, deadline: Deadline): Transaction {
+  return (work, options) => {
+    // The batch form is not used here: a bounded write outside a transaction begins as soon as it is made.
+    if (typeof work !== "function") return transaction.call(target, work, options);
+    if (deadline.refuses()) return Promise.reject(new DeadlinePassedError());
+    const outcome: Promise<unknown> = transaction.call(
+      target,
+      async (tx: object) => {
+        const result = await (work as (tx: object) => Promise<unknown>)(boundedClient(tx, deadline, true));
+        if (deadline.refuses()) throw new DeadlinePassedError();
+        deadline.track(outcome);
+        return result;
+      },
+      options,
+    );
+    return outcome;
   };
-  return factory;
-}
-
-/** Whether this request's deadline has passed (which marks its work cut short). */
-function refused(deadline = current.getStore()): boolean {
-  if (!deadline?.passed) return false;
-  deadline.refused = true;
-  return true;
-}
-
-function bounded<T extends Queryable>(target: T, inTransaction: boolean): T {
-  for (const method of ["queryRaw", "executeRaw"] as const) {
-    const original = target[method].bind(target);
-    target[method] = (query: Statement, ...rest: never[]) => {
-      const deadline = current.getStore();
-      if (!deadline) return original(query, ...rest);
-      const sql = query.sql.trimStart().slice(0, 8).toUpperCase();
-      if (sql.startsWith("ROLLBACK")) return original(query, ...rest);
-      if (refused(deadline)) {
-        if (inTransaction && sql.startsWith("COMMIT"))
-          return original({ ...query, sql: "ROLLBACK" }, ...rest);
-        return Promise.reject(new DeadlinePassedError());
-      }
-      const commits = !inTransaction || sql.startsWith("COMMIT");
-      return commits ? deadline.track(original(query, ...rest)) : original(query, ...rest);
-    };
-  }
-  return target;
 }

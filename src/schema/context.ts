@@ -3,6 +3,7 @@
 // nested reads. With a read cache, the token's and the Host's lookups are kept like query results.
 import { DEFAULT_HISTORY, type HistorySettings } from "../config.ts";
 import type { Db, DbProvider } from "../db/client.ts";
+import { boundedClient, type Deadline } from "../db/deadline.ts";
 import type { Prisma } from "../generated/sqlite/client.ts";
 import { noOutbox, type Outbox } from "../mail/outbox.ts";
 import { createMemoryEvents, type RecentEvents } from "../rate-limit/recent-events.ts";
@@ -126,6 +127,8 @@ export function createContext(
   request: { headers: Headers; url?: string },
   clientIp: string | null = null,
   handleStyle: HandleStyle = "any",
+  /** The request's (db/deadline.ts): its operations begun after it are refused. */
+  deadline?: Deadline,
 ): Context {
   let viewer: Promise<Viewer | null> | undefined;
   let site: Promise<SiteAccount | null> | undefined;
@@ -139,7 +142,7 @@ export function createContext(
   // Named one by one, not spread from `deps`: made for every request, and a spread that adds keys is
   // slow on Node 20 (docs/performance.md, "The request's context").
   const context: Context = {
-    db: deps.db,
+    db: deadline ? boundedClient(deps.db, deadline) : deps.db,
     provider: deps.provider,
     storage: deps.storage,
     uploadLimit: deps.uploadLimit,

@@ -4,6 +4,7 @@
 // insert wins (the key is the primary key), the others' fail, and every process then uses the stored one.
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client.ts";
+import { unbounded } from "../../db/deadline.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
 
 const SETTING = "preview_signing_key";
@@ -11,7 +12,9 @@ const SETTING = "preview_signing_key";
 /** Read once per process and database (the server has one database; tests of the CLI may have several). */
 const keys = new WeakMap<Db, Promise<Buffer>>();
 
-export function previewSigningKey(db: Db): Promise<Buffer> {
+export function previewSigningKey(client: Db): Promise<Buffer> {
+  // The process's, not the request's: keyed by the client itself and read without the request's deadline.
+  const db = unbounded(client);
   let key = keys.get(db);
   if (!key) {
     key = storedKey(db);

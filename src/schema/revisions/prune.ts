@@ -2,7 +2,7 @@
 // and every revision younger than `revisionsKeepDays`. The older ones are deleted after the write that
 // went past them, off the request path: the request never waits for it, and a failed prune is logged
 // and done by the record's next write.
-import { outsideRequest } from "../../db/deadline.ts";
+import { unbounded } from "../../db/deadline.ts";
 import { log } from "../../log.ts";
 import type { Context } from "../context.ts";
 
@@ -13,16 +13,14 @@ export function pruneLater(ctx: Context, recordId: string, number: number): void
   const { revisionsKeep: keep, revisionsKeepDays: days } = ctx.history;
   // Every revision of the record is among its newest `keep`.
   if (number <= keep) return;
-  const { db } = ctx;
   // Off the request: not cut short by its deadline (db/deadline.ts).
-  outsideRequest(() =>
-    setImmediate(() => {
-      const cutoff = new Date(Date.now() - days * DAY_MS);
-      db.revision
-        .deleteMany({ where: { recordId, number: { lte: number - keep }, createdAt: { lt: cutoff } } })
-        .catch((error: unknown) => {
-          log({ level: "error", msg: "revision prune failed", record_id: recordId, error: String(error) });
-        });
-    }),
-  );
+  const db = unbounded(ctx.db);
+  setImmediate(() => {
+    const cutoff = new Date(Date.now() - days * DAY_MS);
+    db.revision
+      .deleteMany({ where: { recordId, number: { lte: number - keep }, createdAt: { lt: cutoff } } })
+      .catch((error: unknown) => {
+        log({ level: "error", msg: "revision prune failed", record_id: recordId, error: String(error) });
+      });
+  });
 }

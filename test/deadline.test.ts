@@ -1,0 +1,111 @@
+// A request's view of the database client (src/db/deadline.ts), on the real client and database of this
+// run: an operation begun after the request's deadline is refused and marks the request's work cut short;
+// a transaction whose work ends after it commits nothing; a write begun in time is waited for; the
+// client behind the view (work that outlives the request) has no deadline. test/timeouts.test.ts shows the
+// same through the server: a write answered 503 is not committed afterwards.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../src/db/client.ts";
+import { boundedClient, Deadline, DeadlinePassedError, unbounded } from "../src/db/deadline.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { freshDatabase } from "./helpers/server.ts";
+
+let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+let database: Database;
+const names = () => database.db.account.findMany({ select: { id: true }, orderBy: { id: "asc" } });
+const account = (id: string) => ({ data: { id, name: id, domain: `${id}.test` } });
+
+beforeAll(async () => {
+  fresh = await freshDatabase();
+  database = await openDatabase({
+    dataDir: String(fresh.env.CMS_DATA_DIR),
+    databaseUrl: fresh.env.DATABASE_URL,
+  });
+  await migrate(database);
+});
+
+afterAll(async () => {
+  await database?.close();
+  await fresh?.drop();
+});
+
+describe("a request's client with a deadline", () => {
+  it("runs operations and transactions begun in time", async () => {
+    const deadline = new Deadline(Date.now() + 60_000);
+    const db = boundedClient(database.db, deadline);
+    await db.account.create(account("acct_in_time"));
+    await db.$transaction(async (tx) => {
+      await tx.account.create(account("acct_in_tx"));
+    });
+    expect(await db.$queryRawUnsafe(`SELECT 'yes' AS "answer"`)).toEqual([{ answer: "yes" }]);
+    expect(deadline.refused).toBe(false);
+    expect(await names()).toEqual([{ id: "acct_in_time" }, { id: "acct_in_tx" }]);
+  });
+
+  it("refuses a write, a read, a raw statement and a transaction begun after the deadline", async () => {
+    const deadline = new Deadline(Date.now() - 1);
+    const db = boundedClient(database.db, deadline);
+    await expect(db.account.create(account("acct_late"))).rejects.toBeInstanceOf(DeadlinePassedError);
+    expect(deadline.refused).toBe(true);
+    await expect(db.account.findMany()).rejects.toBeInstanceOf(DeadlinePassedError);
+    await expect(db.$executeRawUnsafe(`DELETE FROM "Account"`)).rejects.toBeInstanceOf(DeadlinePassedError);
+    const work = { ran: false };
+    await expect(
+      db.$transaction(async () => {
+        work.ran = true;
+      }),
+    ).rejects.toBeInstanceOf(DeadlinePassedError);
+    expect(work.ran).toBe(false);
+    expect(await names()).toEqual([{ id: "acct_in_time" }, { id: "acct_in_tx" }]);
+  });
+
+  it("rolls back a transaction whose work ends after the deadline, and refuses its later statements", async () => {
+    const deadline = new Deadline(Date.now() + 200);
+    const db = boundedClient(database.db, deadline);
+    const late = db.$transaction(async (tx) => {
+      await tx.account.create(account("acct_rolled_back"));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return "done";
+    });
+    await expect(late).rejects.toBeInstanceOf(DeadlinePassedError);
+    expect(deadline.refused).toBe(true);
+
+    const refused = new Deadline(Date.now() + 200);
+    const statements = boundedClient(database.db, refused).$transaction(async (tx) => {
+      await tx.account.create(account("acct_first"));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx.account.create(account("acct_second"));
+    });
+    await expect(statements).rejects.toBeInstanceOf(DeadlinePassedError);
+    expect(await names()).toEqual([{ id: "acct_in_time" }, { id: "acct_in_tx" }]);
+  });
+
+  it("waits for a write begun in time, and a transaction's commit, before a 503 (settled)", async () => {
+    const deadline = new Deadline(Date.now() + 60_000);
+    const db = boundedClient(database.db, deadline);
+    const write = db.account.create(account("acct_settled"));
+    let workDone!: () => void;
+    const worked = new Promise<void>((resolve) => {
+      workDone = resolve;
+    });
+    const transaction = db.$transaction(async (tx) => {
+      await tx.account.create(account("acct_settled_tx"));
+      workDone();
+    });
+    await worked;
+    // Neither is awaited: settled() alone waits for the write and for the commit that follows the work.
+    await deadline.settled(10_000);
+    const settled = await names();
+    await Promise.all([write, transaction]);
+    expect(settled).toContainEqual({ id: "acct_settled" });
+    expect(settled).toContainEqual({ id: "acct_settled_tx" });
+  });
+
+  it("hands work that outlives the request the client without a deadline", async () => {
+    const deadline = new Deadline(Date.now() - 1);
+    const db = boundedClient(database.db, deadline);
+    expect(unbounded(db)).toBe(database.db);
+    expect(unbounded(database.db)).toBe(database.db);
+    await unbounded(db).account.create(account("acct_background"));
+    expect(await names()).toContainEqual({ id: "acct_background" });
+  });
+});
