@@ -87,6 +87,8 @@ export function boundedClient<T extends object>(client: T, deadline: Deadline, i
   const models = new Map<PropertyKey, object>();
   return new Proxy(client, {
     get(target, key) {
+      const kept = models.get(key);
+      if (kept) return kept;
       if (key === UNBOUNDED) return target;
       const value = Reflect.get(target, key);
       if (key === "$transaction") return boundedTransaction(value as Transaction, target, deadline);
@@ -101,11 +103,8 @@ export function boundedClient<T extends object>(client: T, deadline: Deadline, i
         isModel.set(key, model);
       }
       if (!model) return value;
-      let bounded = models.get(key);
-      if (!bounded) {
-        bounded = boundedModel(value as object, deadline, inTransaction);
-        models.set(key, bounded);
-      }
+      const bounded = boundedModel(value as object, deadline, inTransaction);
+      models.set(key, bounded);
       return bounded;
     },
   });
