@@ -79,32 +79,60 @@ describe("a request's client with a deadline", () => {
     expect(await names()).toEqual([{ id: "acct_in_time" }, { id: "acct_in_tx" }]);
   });
 
-  it("waits for a write begun in time, and a transaction's commit, before a 503 (settled)", async () => {
+  it("waits, as a 503 does, for a write begun in time, which commits", async () => {
     const deadline = new Deadline(Date.now() + 60_000);
     const db = boundedClient(database.db, deadline);
-    const write = db.account.create(account("acct_settled"));
-    let workDone!: () => void;
-    const worked = new Promise<void>((resolve) => {
-      workDone = resolve;
-    });
-    const transaction = db.$transaction(async (tx) => {
-      await tx.account.create(account("acct_settled_tx"));
-      workDone();
-    });
-    await worked;
-    // Neither is awaited: settled() alone waits for the write and for the commit that follows the work.
-    await deadline.settled(10_000);
-    const settled = await names();
-    await Promise.all([write, transaction]);
-    expect(settled).toContainEqual({ id: "acct_settled" });
-    expect(settled).toContainEqual({ id: "acct_settled_tx" });
+    const order: string[] = [];
+    const write = db.account.create(account("acct_settled")).then(() => order.push("written"));
+    await deadline.settled(10_000).then(() => order.push("settled"));
+    await write;
+    expect(order).toEqual(["written", "settled"]);
+    expect(await names()).toContainEqual({ id: "acct_settled" });
   });
 
-  it("hands work that outlives the request the client without a deadline", async () => {
+  it("waits, as a 503 does, for the commit of a transaction whose work ended in time", async () => {
+    const deadline = new Deadline(Date.now() + 60_000);
+    const db = boundedClient(database.db, deadline);
+    const order: string[] = [];
+    let waited: Promise<unknown> | undefined;
+    const transaction = db.$transaction(async (tx) => {
+      await tx.account.create(account("acct_settled_tx"));
+      // As the 503 does, in a later turn of the event loop: once the work has returned (the microtasks
+      // after it) and before the commit's answer can have come (the next poll for I/O).
+      setImmediate(() => {
+        waited = deadline.settled(10_000).then(() => order.push("settled"));
+      });
+    });
+    await transaction.then(() => order.push("committed"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waited;
+    expect(order).toEqual(["committed", "settled"]);
+    expect(await names()).toContainEqual({ id: "acct_settled_tx" });
+  });
+
+  it("stops waiting after its limit for work that does not settle, and lets the process go on", async () => {
     const deadline = new Deadline(Date.now() - 1);
+    deadline.track(new Promise(() => {}));
+    const timerRan = new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 10));
+    await deadline.settled(50);
+    expect(await timerRan).toBe(true);
+  });
+
+  it("refuses the batch form of a transaction, whose writes would run twice", async () => {
+    const db = boundedClient(database.db, new Deadline(Date.now() + 60_000));
+    await expect(db.$transaction([])).rejects.toThrow(/interactive transactions only/);
+  });
+
+  it("hands work that outlives the request the client without a deadline, also from a transaction", async () => {
+    const deadline = new Deadline(Date.now() + 200);
     const db = boundedClient(database.db, deadline);
     expect(unbounded(db)).toBe(database.db);
     expect(unbounded(database.db)).toBe(database.db);
+    await db.$transaction(async (tx) => {
+      expect(unbounded(tx)).toBe(database.db);
+      expect((tx as { $transaction?: unknown }).$transaction).toBeUndefined();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
     await unbounded(db).account.create(account("acct_background"));
     expect(await names()).toContainEqual({ id: "acct_background" });
   });

@@ -50,8 +50,18 @@ export class Deadline {
 
   /** Resolves once no tracked work is running, or after `ms`. */
   async settled(ms = SETTLE_MS): Promise<void> {
-    const limit = new Promise((resolve) => setTimeout(resolve, ms).unref());
-    while (this.committing.size > 0) await Promise.race([Promise.allSettled(this.committing), limit]);
+    let waited = false;
+    const limit = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        waited = true;
+        resolve();
+      }, ms).unref(),
+    );
+    // Work tracked meanwhile is waited for too; once the limit has passed, the loop must end (it would
+    // otherwise spin on the settled limit and never let the tracked work's I/O run).
+    while (this.committing.size > 0 && !waited) {
+      await Promise.race([Promise.allSettled(this.committing), limit]);
+    }
   }
 }
 
@@ -70,8 +80,15 @@ const WRITES = new Set<PropertyKey>([
   "$executeRawUnsafe",
   "$queryRaw",
   "$queryRawUnsafe",
+  "$queryRawTyped",
 ]);
-const RAW = new Set<PropertyKey>(["$executeRaw", "$executeRawUnsafe", "$queryRaw", "$queryRawUnsafe"]);
+const RAW = new Set<PropertyKey>([
+  "$executeRaw",
+  "$executeRawUnsafe",
+  "$queryRaw",
+  "$queryRawUnsafe",
+  "$queryRawTyped",
+]);
 const UNBOUNDED = Symbol("the client without a deadline");
 
 type AnyFunction = (...args: unknown[]) => unknown;
@@ -82,17 +99,24 @@ const isModel = new Map<PropertyKey, boolean>();
 
 /**
  * `client` as one request may use it: every model operation and raw statement begun after `deadline` is
- * refused; `inTransaction` for the client an interactive transaction's work is given.
+ * refused, and so is an interactive transaction (its work gets a view of its own client).
  */
-export function boundedClient<T extends object>(client: T, deadline: Deadline, inTransaction = false): T {
+export function boundedClient<T extends object>(client: T, deadline: Deadline): T {
+  return view(client, deadline, client, false);
+}
+
+/** `root`: the client itself, also behind a transaction's view (whose own client ends with it). */
+function view<T extends object>(client: T, deadline: Deadline, root: object, inTransaction: boolean): T {
   const models = new Map<PropertyKey, object>();
   return new Proxy(client, {
     get(target, key) {
       const kept = models.get(key);
       if (kept) return kept;
-      if (key === UNBOUNDED) return target;
+      if (key === UNBOUNDED) return root;
       const value = Reflect.get(target, key);
-      if (key === "$transaction") return boundedTransaction(value as Transaction, target, deadline);
+      if (key === "$transaction" && !inTransaction) {
+        return boundedTransaction(value as Transaction, target, deadline, root);
+      }
       if (typeof value === "function") {
         return RAW.has(key)
           ? operation(value as AnyFunction, target, deadline, !inTransaction)
@@ -139,15 +163,23 @@ function operation(run: AnyFunction, target: object, deadline: Deadline, commits
  * ends after the deadline fails, so that Prisma rolls the transaction back. Once the work has ended
  * in time, Prisma commits: a 503 waits for that.
  */
-function boundedTransaction(transaction: Transaction, target: object, deadline: Deadline): Transaction {
+function boundedTransaction(
+  transaction: Transaction,
+  target: object,
+  deadline: Deadline,
+  root: object,
+): Transaction {
   return (work, options) => {
-    // The batch form is not used here: a bounded write outside a transaction begins as soon as it is made.
-    if (typeof work !== "function") return transaction.call(target, work, options);
+    // A bounded write outside a transaction begins as soon as it is made (to be waited for), so it cannot
+    // be one of a batch's: the batch form would run it twice.
+    if (typeof work !== "function") {
+      return Promise.reject(new Error("a request's client runs interactive transactions only"));
+    }
     if (deadline.refuses()) return Promise.reject(new DeadlinePassedError());
     const outcome: Promise<unknown> = transaction.call(
       target,
       async (tx: object) => {
-        const result = await (work as (tx: object) => Promise<unknown>)(boundedClient(tx, deadline, true));
+        const result = await (work as (tx: object) => Promise<unknown>)(view(tx, deadline, root, true));
         if (deadline.refuses()) throw new DeadlinePassedError();
         deadline.track(outcome);
         return result;

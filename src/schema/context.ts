@@ -141,15 +141,16 @@ export function createContext(
   const named = (account: string | undefined) => account && accounts.add(account);
   // Named one by one, not spread from `deps`: made for every request, and a spread that adds keys is
   // slow on Node 20 (docs/performance.md, "The request's context").
+  const db = deadline ? boundedClient(deps.db, deadline) : deps.db;
   const context: Context = {
-    db: deadline ? boundedClient(deps.db, deadline) : deps.db,
+    db,
     provider: deps.provider,
     storage: deps.storage,
     uploadLimit: deps.uploadLimit,
     viewer: () => {
       viewer ??= token
         ? context
-            .keep(`viewer\u0000${token}`, () => findViewer(deps.db, token), viewerLookup)
+            .keep(`viewer\u0000${token}`, () => findViewer(db, token), viewerLookup)
             .then((found) => {
               named(found?.accountId);
               return found;
@@ -160,7 +161,7 @@ export function createContext(
     site: () => {
       site ??= host
         ? context
-            .keep(`site\u0000${host}`, () => findSite(deps.db, host), siteLookup)
+            .keep(`site\u0000${host}`, () => findSite(db, host), siteLookup)
             .then((found) => {
               named(found?.id);
               return found;

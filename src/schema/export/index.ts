@@ -2,6 +2,7 @@
 // it: REST's GET /v1/accounts/:account_id/export.yaml and `cms export`. Sections come in the order an
 // import must create them in: collections (with their blueprints), standalone blueprints, templates,
 // assets, entries, navigations, forms, globals.
+import { unbounded } from "../../db/deadline.ts";
 import { accountScope } from "../access.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -49,24 +50,27 @@ export async function exportSite(
   const source = account;
   const counts = await countRecords(ctx, scope);
   const done: ExportProgress = { entries: 0, assets: 0 };
+  // The document is read while it is sent, after the answer has begun, so past the request's deadline,
+  // which bounds the work before an answer (db/deadline.ts); the parts only read.
+  const reader: Context = { ...ctx, db: unbounded(ctx.db) };
   async function* parts(): AsyncGenerator<string, void, undefined> {
     yield header(source, counts);
-    const collections = await readCollections(ctx, scope);
+    const collections = await readCollections(reader, scope);
     yield collectionsSection(collections);
-    yield await standaloneBlueprintsSection(ctx, scope);
-    yield* templatesSection(ctx, scope);
-    yield* assetsSection(ctx, scope, () => {
+    yield await standaloneBlueprintsSection(reader, scope);
+    yield* templatesSection(reader, scope);
+    yield* assetsSection(reader, scope, () => {
       done.assets++;
       onProgress(done);
     });
-    const blueprints = await blueprintIndex(ctx, scope);
-    yield* entriesSection(ctx, scope, collections, blueprints, (count) => {
+    const blueprints = await blueprintIndex(reader, scope);
+    yield* entriesSection(reader, scope, collections, blueprints, (count) => {
       done.entries += count;
       onProgress(done);
     });
-    yield await navigationsSection(ctx, scope);
-    yield await formsSection(ctx, scope);
-    yield await globalsSection(ctx, scope);
+    yield await navigationsSection(reader, scope);
+    yield await formsSection(reader, scope);
+    yield await globalsSection(reader, scope);
     yield trailer();
   }
   return { counts, parts: parts() };
