@@ -2,30 +2,21 @@
 // (src/schema/account-lookups.ts, loaders.ts). One made after the request read them (by another process,
 // not yet heard of) is missing there: it is then read on its own, and still named.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Database, openDatabase } from "../src/db/client.ts";
-import { migrate } from "../src/db/migrate.ts";
+import type { Database } from "../src/db/client.ts";
 import { blueprintHandleOf, collectionHandleOf } from "../src/schema/account-lookups.ts";
 import type { Context } from "../src/schema/context.ts";
 import { createLoaders } from "../src/schema/loaders.ts";
-import { freshDatabase } from "./helpers/server.ts";
+import { openFreshDatabase } from "./helpers/database.ts";
 
-let fresh: Awaited<ReturnType<typeof freshDatabase>>;
 let database: Database;
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  fresh = await freshDatabase();
-  database = await openDatabase({
-    dataDir: String(fresh.env.CMS_DATA_DIR),
-    databaseUrl: fresh.env.DATABASE_URL,
-  });
-  await migrate(database);
+  ({ database, drop } = await openFreshDatabase());
   await database.db.account.create({ data: { id: "acct_l", name: "L", domain: "l.test" } });
 });
 
-afterAll(async () => {
-  await database?.close();
-  await fresh?.drop();
-});
+afterAll(() => drop?.());
 
 it("names a blueprint and a collection made after the request read the account's lookups", async () => {
   // A request's view: nothing kept across requests, the lookups read once.

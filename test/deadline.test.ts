@@ -4,29 +4,20 @@
 // client behind the view (work that outlives the request) has no deadline. test/timeouts.test.ts shows the
 // same through the server: a write answered 503 is not committed afterwards.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../src/db/client.ts";
+import type { Database } from "../src/db/client.ts";
 import { boundedClient, Deadline, DeadlinePassedError, unbounded } from "../src/db/deadline.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { freshDatabase } from "./helpers/server.ts";
+import { openFreshDatabase } from "./helpers/database.ts";
 
-let fresh: Awaited<ReturnType<typeof freshDatabase>>;
 let database: Database;
+let drop: () => Promise<void>;
 const names = () => database.db.account.findMany({ select: { id: true }, orderBy: { id: "asc" } });
 const account = (id: string) => ({ data: { id, name: id, domain: `${id}.test` } });
 
 beforeAll(async () => {
-  fresh = await freshDatabase();
-  database = await openDatabase({
-    dataDir: String(fresh.env.CMS_DATA_DIR),
-    databaseUrl: fresh.env.DATABASE_URL,
-  });
-  await migrate(database);
+  ({ database, drop } = await openFreshDatabase());
 });
 
-afterAll(async () => {
-  await database?.close();
-  await fresh?.drop();
-});
+afterAll(() => drop?.());
 
 describe("a request's client with a deadline", () => {
   it("runs operations and transactions begun in time", async () => {
