@@ -29,13 +29,9 @@ export class Deadline {
 
   constructor(readonly at: number) {}
 
-  get passed(): boolean {
-    return Date.now() >= this.at;
-  }
-
   /** Whether work may no longer begin; once it may not, the request's work counts as cut short. */
   refuses(): boolean {
-    if (!this.passed) return false;
+    if (Date.now() < this.at) return false;
     this.refused = true;
     return true;
   }
@@ -65,7 +61,7 @@ export class Deadline {
   }
 }
 
-/** Model operations and raw statements that may write: outside a transaction, each commits by itself. */
+/** Model operations that write: outside a transaction, each commits by itself. */
 const WRITES = new Set<PropertyKey>([
   "create",
   "createMany",
@@ -76,12 +72,8 @@ const WRITES = new Set<PropertyKey>([
   "upsert",
   "delete",
   "deleteMany",
-  "$executeRaw",
-  "$executeRawUnsafe",
-  "$queryRaw",
-  "$queryRawUnsafe",
-  "$queryRawTyped",
 ]);
+/** Raw statements, any of which may write. */
 const RAW = new Set<PropertyKey>([
   "$executeRaw",
   "$executeRawUnsafe",
