@@ -15,7 +15,7 @@ import { createMcpHandler, MCP_PATH } from "./mcp/index.ts";
 import { type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
 import { clientIp, rateLimitSubject } from "./rate-limit/request.ts";
 import { createSiteHandler } from "./render/index.ts";
-import { json } from "./rest/errors.ts";
+import { errorResponse, json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
 import { ENVELOPE } from "./rest/upload.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
@@ -111,11 +111,13 @@ export function createApp(
       return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);
     }
     const deadline = new Deadline(Date.now() + config.requestTimeoutMs);
-    return withTimeout(
-      config.requestTimeoutMs,
-      deadline,
-      answer(request, url, clientIp(server.req, config.trustProxy), deadline),
+    // Each transport answers its own errors; what fails before one is reached (the token lookup the rate
+    // limit makes, the limit's store) is logged and masked here, not left to the adapter, which would
+    // send its stack as the body.
+    const answered = answer(request, url, clientIp(server.req, config.trustProxy), deadline).catch(
+      (error: unknown) => errorResponse([error]),
     );
+    return withTimeout(config.requestTimeoutMs, deadline, answered);
   });
 }
 
