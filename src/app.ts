@@ -99,8 +99,10 @@ export function createApp(
   const answer = counting ? counted : dispatch;
 
   return createServerAdapter<{ req?: IncomingMessage }>(async (request, server) => {
-    // Parsed once: the transports take it from here.
-    const url = new URL(request.url);
+    // Parsed once: the transports take it from here. The adapter builds it from the Host header, which
+    // a client may send malformed (`h:99999`, `a, b`).
+    const url = parsedUrl(request.url);
+    if (!url) return json({ error: "Invalid Host header", details: [HOST_INVALID] }, 400);
     const { pathname } = url;
     if (pathname === "/healthz") {
       // Liveness: a database this process can no longer trust is fixed by restarting it.
@@ -119,6 +121,17 @@ export function createApp(
     );
     return withTimeout(config.requestTimeoutMs, deadline, answered);
   });
+}
+
+const HOST_INVALID = { path: "host", message: "is not a valid host" };
+
+/** Node 20 has no `URL.parse`. */
+function parsedUrl(href: string): URL | undefined {
+  try {
+    return new URL(href);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
