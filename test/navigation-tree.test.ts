@@ -288,3 +288,49 @@ describe("navigationItemsReplace", () => {
     expect(response.body.errors[0].message).toBe("Navigation not found");
   });
 });
+
+// Item by item over REST, the tree keeps the bounds above: an account's export always imports back.
+describe("REST item writes keep the tree's bounds", () => {
+  const items = (nav: string) => `/navigations/${nav}/items`;
+
+  it("refuses an item or a move that would nest deeper than 10 levels", async () => {
+    await expectCreated(client.post("/navigations", { title: "Side", handle: "side" }));
+    const chain: string[] = [];
+    for (let level = 1; level <= 10; level++) {
+      const parent = chain.at(-1) ?? null;
+      chain.push(
+        (await expectCreated(client.post(items("side"), { title: `L${level}`, parent_id: parent }))).id,
+      );
+    }
+    const tooDeep = await client.post(items("side"), { title: "L11", parent_id: chain[9] });
+    expect(tooDeep.status, tooDeep.text).toBe(422);
+    expect(tooDeep.body).toEqual({
+      error: "Validation failed",
+      details: [{ path: "parent_id", message: "would nest items deeper than 10 levels" }],
+    });
+
+    // A two-level subtree fits under level 8, not under level 9.
+    const top = (await expectCreated(client.post(items("side"), { title: "Top" }))).id;
+    await expectCreated(client.post(items("side"), { title: "Below", parent_id: top }));
+    const moved = await client.patch(`${items("side")}/${top}`, { parent_id: chain[8] });
+    expect(moved.status, moved.text).toBe(422);
+    expect(moved.body.details).toEqual([
+      { path: "parent_id", message: "would nest items deeper than 10 levels" },
+    ]);
+    const fits = await client.patch(`${items("side")}/${top}`, { parent_id: chain[7] });
+    expect(fits.status, fits.text).toBe(200);
+    expect(fits.body.parent_id).toBe(chain[7]);
+    expect((await client.get("/navigations/side")).body.items_count).toBe(12);
+  });
+
+  it("refuses an item past 500 in one navigation", async () => {
+    expect((await client.get("/navigations/main")).body.items_count).toBe(500);
+    const tooMany = await client.post(items("main"), { title: "501st", url: "/501" });
+    expect(tooMany.status, tooMany.text).toBe(422);
+    expect(tooMany.body).toEqual({
+      error: "Validation failed",
+      details: [{ path: "navigation_id", message: "holds 500 items, the most a navigation may" }],
+    });
+    expect((await client.get("/navigations/main")).body.items_count).toBe(500);
+  });
+});

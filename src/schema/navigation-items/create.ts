@@ -11,7 +11,7 @@ import { NavigationItemCreateInput } from "./inputs.ts";
 import { itemsChanged } from "./items-changed.ts";
 import { NavigationItemCreatePayload } from "./payload.ts";
 import { readItem, readItems } from "./read.ts";
-import { afterSiblings, findLinkedEntry, lockNavigation, placeItem } from "./rules.ts";
+import { afterSiblings, checkNewItem, findLinkedEntry, lockNavigation, placeItem } from "./rules.ts";
 import { compareSiblings } from "./tree.ts";
 
 builder.mutationField("navigationItemCreate", (t) =>
@@ -51,6 +51,9 @@ builder.mutationField("navigationItemCreate", (t) =>
             await tx.navigationItem.updateMany({ where: { ...scope, id: same.id }, data: placement });
             return { id: same.id, created: false };
           }
+          const problems = new Problems();
+          checkNewItem(rows, parentId ?? null, problems);
+          problems.throwIfAny();
           const id = newId(prefixes.navigationItem);
           await tx.navigationItem.create({
             data: {

@@ -1,12 +1,15 @@
 // Rules shared by item create and update: what a link names, where an item goes among its siblings, and
-// the tree's one invariant (an item is never its own ancestor). Item writes run in a transaction that
+// the tree's invariants: an item is never its own ancestor, and the tree stays within the bounds a whole
+// tree written at once keeps (TREE_DEPTH_LIMIT, TREE_ITEMS_LIMIT), so that an account's export always
+// imports back. Item writes run in a transaction that
 // first takes the navigation's row (see lockNavigation), so they apply one after another per navigation.
 import type { Db } from "../../db/client.ts";
 import type { AccountScope } from "../access.ts";
 import { ApiError, type Problems } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
-import { forestOf, type ItemRow, subtreeIds } from "./tree.ts";
+import { TREE_DEPTH_LIMIT, TREE_ITEMS_LIMIT } from "./inputs.ts";
+import { type Forest, forestOf, type ItemRow, subtreeIds } from "./tree.ts";
 
 type Tx = Pick<Db, "navigation" | "navigationItem" | "entry">;
 
@@ -55,6 +58,33 @@ export function afterSiblings(rows: readonly ItemRow[], parentId: string | null,
   return last === undefined ? 0 : Math.min(last + 1, INT_MAX);
 }
 
+/** Refuses a new item under `parentId` (null: the top level) that would break the tree's bounds. */
+export function checkNewItem(rows: readonly ItemRow[], parentId: string | null, problems: Problems): void {
+  if (rows.length >= TREE_ITEMS_LIMIT)
+    problems.add("navigation_id", `holds ${TREE_ITEMS_LIMIT} items, the most a navigation may`);
+  else checkDepth(rows, parentId, 1, problems);
+}
+
+/** Refuses a subtree `height` levels tall under `parentId` when it would reach below TREE_DEPTH_LIMIT. */
+function checkDepth(rows: readonly ItemRow[], parentId: string | null, height: number, problems: Problems) {
+  const parentOf = new Map(rows.map((row) => [row.id, row.parentId]));
+  let depth = 0;
+  for (let at: string | null | undefined = parentId; at; at = parentOf.get(at)) depth++;
+  if (depth + height > TREE_DEPTH_LIMIT)
+    problems.add("parent_id", `would nest items deeper than ${TREE_DEPTH_LIMIT} levels`);
+}
+
+/** Levels of the subtree of `id`, itself included. */
+function heightOf(forest: Forest, id: string): number {
+  let height = 0;
+  const stack = [{ id, level: 1 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    height = Math.max(height, next.level);
+    for (const child of forest.get(next.id) ?? []) stack.push({ id: child.id, level: next.level + 1 });
+  }
+  return height;
+}
+
 export interface Placement {
   parentId?: string | null;
   priority?: number;
@@ -74,10 +104,12 @@ export function placeItem(
 ): Placement {
   const placement: Placement = {};
   if (parentId !== undefined && parentId !== item.parentId) {
-    if (parentId !== null && subtreeIds(forestOf(rows), item.id).has(parentId)) {
+    const forest = forestOf(rows);
+    if (parentId !== null && subtreeIds(forest, item.id).has(parentId)) {
       problems.add("parent_id", "would make the item its own ancestor");
       return placement;
     }
+    checkDepth(rows, parentId, heightOf(forest, item.id), problems);
     placement.parentId = parentId;
   }
   if (priority != null) placement.priority = priority;
