@@ -154,6 +154,22 @@ describe("create and read", () => {
     expect(read.body).toEqual({ ...defaults("Feedless 2", "feedless", "f/:handle"), id: created.body.id });
   });
 
+  it.each(["../:handle", "./:handle", "blog/../:handle", "blog/./:handle/"])(
+    "refuses routing %s, whose dot segments a browser resolves away (422, path routing)",
+    async (routing) => {
+      const response = await client.post("/collections", { name: "Dots", handle: "dots", routing });
+      expect422(response, "routing");
+      expect(response.body.details[0].message).toBe("must not have . or .. segments");
+    },
+  );
+
+  it("refuses an index_routing with a dot segment, and takes dots inside a segment", async () => {
+    const dotted = { name: "Dots", handle: "dots", routing: "v1.0/:handle" };
+    expect422(await client.post("/collections", { ...dotted, index_routing: "news/.." }), "index_routing");
+    const created = await expectCreated(client.post("/collections", { ...dotted, index_routing: "..news" }));
+    expect([created.routing, created.index_routing]).toEqual(["v1.0/:handle", "..news"]);
+  });
+
   it("reads one collection by prefix ID and by handle", async () => {
     const created = await client.post("/collections", {
       name: "Pages",

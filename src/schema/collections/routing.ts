@@ -7,6 +7,10 @@ const token = ":[A-Za-z_][A-Za-z0-9_]*";
 const segment = `(?:${literal}|${token})`;
 const routingPattern = new RegExp(`^/?${segment}(?:/${segment})*/?$`);
 const pathPattern = new RegExp(`^/?(?:${literal})(?:/${literal})*/?$|^/$`);
+// `.` and `..` are literals by the pattern, but a browser resolves them away: the path could never be asked for.
+const dotSegment = /(?:^|\/)\.{1,2}(?:\/|$)/;
+const noDotSegments = (path: string) => !dotSegment.test(path);
+const DOT_SEGMENTS = "must not have . or .. segments";
 
 export const builtinTokens = new Set(["handle", "year", "month", "day"]);
 export const dateTokens = ["year", "month", "day"];
@@ -15,12 +19,14 @@ export const routingSchema = z
   .string()
   .max(200, "must be at most 200 characters")
   .regex(routingPattern, "must be path segments such as blog/:handle or :year/:month/:handle")
-  .refine((routing) => tokensOf(routing).includes("handle"), "must contain :handle");
+  .refine((routing) => tokensOf(routing).includes("handle"), "must contain :handle")
+  .refine(noDotSegments, DOT_SEGMENTS);
 
 export const indexRoutingSchema = z
   .string()
   .max(200, "must be at most 200 characters")
-  .regex(pathPattern, "must be a path such as blog");
+  .regex(pathPattern, "must be a path such as blog")
+  .refine(noDotSegments, DOT_SEGMENTS);
 
 export function tokensOf(routing: string): string[] {
   return routing.split("/").flatMap((part) => (part.startsWith(":") ? [part.slice(1)] : []));
