@@ -3,6 +3,7 @@
 import { type ExecutionResult, GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, type GraphiQLOptions, maskError, type Plugin } from "graphql-yoga";
 import { limitPlugins } from "./graphql-limits.ts";
+import { paramsPlugin } from "./graphql-params.ts";
 import { Request, Response } from "./http/fetch-api.ts";
 import { readLimitedText } from "./http/limited-body.ts";
 import { cachedExecute } from "./schema/cached-execute.ts";
@@ -83,7 +84,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     // through a TransformStream again, an AbortController and a DOMException per request (7 % of a kept
     // answer's CPU).
     maxRequestBodySize: false,
-    plugins: [...limitPlugins(), cachedExecution],
+    plugins: [paramsPlugin, ...limitPlugins(), cachedExecution],
     // Client errors raised below the schema (text the database cannot store) are shown; the rest masked.
     maskedErrors: {
       maskError(error, message, isDev) {

@@ -1,0 +1,85 @@
+// Requests to /graphql that go wrong before any operation is read: `variables` or `extensions` that are
+// not JSON in a GET's query string or a urlencoded form. Each is a 4xx with one GraphQL error naming what
+// is wrong, never a masked 500.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, api, request } from "./helpers/api.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+
+let server: TestServer;
+let account: TestAccount;
+let rest: Api;
+
+beforeAll(async () => {
+  server = await startServer();
+  account = await createAccount(server, "Bad requests");
+  rest = api(server, account);
+  const collection = await rest.post("/collections", {
+    name: "Notes",
+    handle: "notes",
+    routing: "notes/:handle",
+    blueprint: { handle: "note_fields", fields: [{ handle: "dict", type: "dictionary" }] },
+  });
+  expect(collection.status, collection.text).toBe(201);
+});
+afterAll(() => server?.stop());
+
+const auth = () => ({ authorization: `Bearer ${account.token}` });
+
+function get(params: Record<string, string>) {
+  return request(`${server.url}/graphql?${new URLSearchParams(params)}`, { headers: auth() });
+}
+
+function postForm(params: Record<string, string>) {
+  return request(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { ...auth(), "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(params).toString(),
+  });
+}
+
+/** The server's log lines since `before`, as one text. */
+const logSince = (before: number) => server.output.slice(before).join("\n");
+
+describe("variables and extensions that are not JSON", () => {
+  const senders = { GET: get, "a urlencoded form": postForm };
+
+  for (const [how, send] of Object.entries(senders)) {
+    for (const param of ["variables", "extensions"]) {
+      it(`answers ${param} that are not JSON, sent in ${how}, with a 400 naming them`, async () => {
+        const before = server.output.length;
+        const response = await send({ query: "{ __typename }", [param]: "{bad" });
+        expect(response.status, response.text).toBe(400);
+        // As a POST body that is not JSON is answered: one error, code BAD_REQUEST, no data.
+        expect(response.body).toEqual({
+          errors: [
+            {
+              message: `"${param}" param is not valid JSON.`,
+              extensions: { code: "BAD_REQUEST", details: [{ path: param, message: "is not valid JSON" }] },
+            },
+          ],
+        });
+        expect(logSince(before)).not.toMatch(/"level":"error"/);
+      });
+    }
+  }
+
+  it("still reads good ones, and refuses JSON that is not an object as before", async () => {
+    const query = "query Count($account: ID!) { collections(account_id: $account) { pagination { total } } }";
+    const variables = JSON.stringify({ account: account.account_id });
+    for (const send of Object.values(senders)) {
+      const response = await send({ query, variables, extensions: "{}" });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body).toEqual({ data: { collections: { pagination: { total: 1 } } } });
+
+      const number = await send({ query: "{ __typename }", variables: "5" });
+      expect(number.status, number.text).toBe(400);
+      expect(number.body.errors).toEqual([
+        {
+          message: 'Expected "variables" param to be empty or an object, but given number.',
+          extensions: { code: "BAD_REQUEST", details: [] },
+        },
+      ]);
+    }
+  });
+});
