@@ -1,17 +1,33 @@
 // How /graphql reads a request's parameters besides a JSON body. A GET's query string and a urlencoded
 // form are read as yoga reads them (request-parser/utils.js), but `variables` or `extensions` that are not
 // JSON are the client's 400 naming the parameter: yoga's reader JSON.parses them unguarded, and its
-// SyntaxError was masked as a 500. Its checks that follow (an object or nothing) still apply.
+// SyntaxError was masked as a 500. Its checks that follow (an object or nothing) still apply. A POST of a
+// type no parser takes is a 415 naming the types taken, as a GraphQL error (yoga answers it with no body):
+// multipart is one, since GraphQL uploads are off (files are uploaded over REST).
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { ApiError } from "./schema/errors.ts";
 
-/** Put after yoga's own parsers (as every plugin of createYoga's `plugins` is), it replaces two of them. */
+/**
+ * Put after yoga's own parsers (as every plugin of createYoga's `plugins` is): it replaces two of them, and
+ * sees whether one took the request.
+ */
 export const paramsPlugin: Plugin = {
-  onRequestParse({ request, setRequestParser }) {
+  onRequestParse({ request, requestParser, setRequestParser }) {
     if (request.method === "GET") setRequestParser(readQueryString);
-    else if (request.method === "POST" && hasType(request, "application/x-www-form-urlencoded"))
-      setRequestParser(readForm);
+    else if (request.method !== "POST") return;
+    else if (hasType(request, "application/x-www-form-urlencoded")) setRequestParser(readForm);
+    else if (!requestParser) setRequestParser(refuseType);
   },
+};
+
+const refuseType = () => {
+  throw new ApiError(415, "Unsupported Media Type: POST a JSON body (application/json)", [
+    {
+      path: "content-type",
+      message:
+        "must be application/json, application/graphql+json, application/graphql or application/x-www-form-urlencoded",
+    },
+  ]);
 };
 
 const readQueryString = (request: Request) => readParams(new URL(request.url).searchParams);

@@ -84,6 +84,9 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     // through a TransformStream again, an AbortController and a DOMException per request (7 % of a kept
     // answer's CPU).
     maxRequestBodySize: false,
+    // No GraphQL uploads (the multipart request spec): files are uploaded over REST, which checks them. A
+    // multipart body is refused as any other type no parser takes (src/graphql-params.ts).
+    multipart: false,
     plugins: [paramsPlugin, ...limitPlugins(), cachedExecution],
     // Client errors raised below the schema (text the database cannot store) are shown; the rest masked.
     maskedErrors: {

@@ -1,6 +1,7 @@
 // Requests to /graphql that go wrong before any operation is read: `variables` or `extensions` that are
-// not JSON in a GET's query string or a urlencoded form. Each is a 4xx with one GraphQL error naming what
-// is wrong, never a masked 500.
+// not JSON in a GET's query string or a urlencoded form, a multipart body (GraphQL uploads are not taken:
+// files are uploaded over REST) or a body of another type. Each is a 4xx with one GraphQL error naming
+// what is wrong, never a masked 500.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
@@ -36,6 +37,15 @@ function postForm(params: Record<string, string>) {
     headers: { ...auth(), "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(params).toString(),
   });
+}
+
+/** A multipart request as GraphQL upload clients send it (graphql-multipart-request-spec). */
+function postMultipart(operations: unknown, map: string) {
+  const form = new FormData();
+  form.set("operations", JSON.stringify(operations));
+  form.set("map", map);
+  form.set("0", new Blob(["hello\n"], { type: "text/plain" }), "hostname");
+  return request(`${server.url}/graphql`, { method: "POST", headers: auth(), body: form });
 }
 
 /** The server's log lines since `before`, as one text. */
@@ -81,5 +91,83 @@ describe("variables and extensions that are not JSON", () => {
         },
       ]);
     }
+  });
+});
+
+describe("bodies /graphql does not take", () => {
+  const unsupported = {
+    errors: [
+      {
+        message: "Unsupported Media Type: POST a JSON body (application/json)",
+        extensions: {
+          code: "BAD_REQUEST",
+          details: [
+            {
+              path: "content-type",
+              message:
+                "must be application/json, application/graphql+json, application/graphql or application/x-www-form-urlencoded",
+            },
+          ],
+        },
+      },
+    ],
+  };
+
+  it("refuses a multipart upload, whatever its map, with a 415", async () => {
+    for (const map of ['{"0":5}', '{"0":[5]}', '{"0":[null]}', '{"0":["variables.file"]}']) {
+      const response = await postMultipart({ query: "{ __typename }" }, map);
+      expect(response.status, `${map}: ${response.text}`).toBe(415);
+      expect(response.body, map).toEqual(unsupported);
+    }
+  });
+
+  it("stores nothing from a file mapped into a JSON variable", async () => {
+    const collection = (await rest.get("/collections/notes")).body;
+    const query = `mutation Create($input: EntryCreateInput!) {
+      entryCreate(account_id: "${account.account_id}", collection_id: "${collection.id}", input: $input) {
+        entry { id }
+      }
+    }`;
+    const input = { handle: "uploaded", title: "Uploaded", values: { dict: null } };
+    const response = await postMultipart(
+      { query, variables: { input } },
+      JSON.stringify({ 0: ["variables.input.values.dict"] }),
+    );
+    expect(response.status, response.text).toBe(415);
+    expect(response.body).toEqual(unsupported);
+    expect(response.text).not.toMatch(/hostname|Blob|File|Symbol/);
+    const entry = await rest.get("/collections/notes/entries/uploaded");
+    expect(entry.status, entry.text).toBe(404);
+  });
+
+  it("refuses a body of another type, or of no type, with the same 415", async () => {
+    for (const type of ["text/plain", "application/xml", null]) {
+      const headers: Record<string, string> = auth();
+      if (type) headers["content-type"] = type;
+      // A Blob body without a type sends no Content-Type header.
+      const response = await request(`${server.url}/graphql`, {
+        method: "POST",
+        headers,
+        body: new Blob(['{"query":"{ __typename }"}']),
+      });
+      expect(response.status, `${type}: ${response.text}`).toBe(415);
+      expect(response.body, String(type)).toEqual(unsupported);
+    }
+  });
+
+  it("still answers JSON, GraphQL text and urlencoded posts", async () => {
+    const json = await request(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(json.body).toEqual({ data: { __typename: "Query" } });
+    const text = await request(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/graphql" },
+      body: "{ __typename }",
+    });
+    expect(text.body).toEqual({ data: { __typename: "Query" } });
+    expect((await postForm({ query: "{ __typename }" })).body).toEqual({ data: { __typename: "Query" } });
   });
 });
