@@ -6,6 +6,7 @@ import { limitPlugins } from "./graphql-limits.ts";
 import { paramsPlugin } from "./graphql-params.ts";
 import { Request, Response } from "./http/fetch-api.ts";
 import { readLimitedText } from "./http/limited-body.ts";
+import { log } from "./log.ts";
 import { cachedExecute } from "./schema/cached-execute.ts";
 import { ApiError, toApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
@@ -88,10 +89,13 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     // multipart body is refused as any other type no parser takes (src/graphql-params.ts).
     multipart: false,
     plugins: [paramsPlugin, ...limitPlugins(), cachedExecution],
-    // Client errors raised below the schema (text the database cannot store) are shown; the rest masked.
+    // Client errors raised below the schema (text the database cannot store) are shown; the rest masked,
+    // and those of the server logged with their stack, as REST logs them (src/rest/errors.ts).
     maskedErrors: {
       maskError(error, message, isDev) {
         const apiError = toApiError(error);
+        if (apiError.status >= 500)
+          log({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) });
         if (
           apiError.status >= 500 ||
           !(error instanceof GraphQLError) ||

@@ -1,11 +1,13 @@
 // Requests to /graphql that go wrong before any operation is read: `variables` or `extensions` that are
 // not JSON in a GET's query string or a urlencoded form, a multipart body (GraphQL uploads are not taken:
 // files are uploaded over REST) or a body of another type. Each is a 4xx with one GraphQL error naming
-// what is wrong, never a masked 500.
+// what is wrong, never a masked 500. An error nobody expected is still masked, and logged with its stack.
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { postgresStatement, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
 let account: TestAccount;
@@ -169,5 +171,42 @@ describe("bodies /graphql does not take", () => {
     });
     expect(text.body).toEqual({ data: { __typename: "Query" } });
     expect((await postForm({ query: "{ __typename }" })).body).toEqual({ data: { __typename: "Query" } });
+  });
+});
+
+function renameTable(from: string, to: string): Promise<void> {
+  const sql = `ALTER TABLE "${from}" RENAME TO "${to}"`;
+  if (usesPostgres) return postgresStatement(sql, server.env.DATABASE_URL);
+  const db = new Database(join(String(server.env.CMS_DATA_DIR), "cms.db"), { timeout: 5_000 });
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+  return Promise.resolve();
+}
+
+describe("an error nobody expected", () => {
+  it("is masked in the answer and logged with its stack", async () => {
+    // A query no other test runs, so that no answer of it is kept in the read cache.
+    const query = `{ collections(account_id: "${account.account_id}", page: 7) { data { name } } }`;
+    const before = server.output.length;
+    await renameTable("Collection", "CollectionAway");
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { ...auth(), "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
+    } finally {
+      await renameTable("CollectionAway", "Collection");
+    }
+    expect(response.body.errors, response.text).toEqual([
+      { message: "Unexpected error.", path: ["collections"], extensions: { code: "INTERNAL_SERVER_ERROR" } },
+    ]);
+    expect(response.text).not.toMatch(/does not exist|prisma|\n\s+at /i);
+    await expect.poll(() => logSince(before)).toMatch(/"msg":"unexpected error".*Collection.*\\n\s+at /);
+    expect(logSince(before).match(/"msg":"unexpected error"/g)).toHaveLength(1);
   });
 });
