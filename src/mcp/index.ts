@@ -4,7 +4,6 @@
 // the request log; the body is read within the upload limit (assets_upload sends base64) and checked as
 // REST bodies are (depth, unpaired surrogates) before the SDK sees it.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { readJsonBody } from "../http/json-body.ts";
@@ -12,6 +11,7 @@ import type { Log } from "../log.ts";
 import { type ApiError, toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { createOperations } from "./operation.ts";
+import { checkingParams } from "./params-check.ts";
 import { createMcpServer } from "./server.ts";
 import { buildTools } from "./tools.ts";
 
@@ -51,38 +51,15 @@ export function createMcpHandler({ schema, bodyLimit, log }: McpOptions) {
     }
     if (Array.isArray(body))
       return rpcError(400, -32600, "Batches are not supported: send one JSON-RPC message per request");
-    const malformedCall = malformedToolCall(body);
-    if (malformedCall) return malformedCall;
     const server = createMcpServer(tools, { context, run, log });
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    await server.connect(transport);
+    await server.connect(checkingParams(transport));
     try {
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {
       await server.close();
     }
   };
-}
-
-/**
- * A tools/call whose params are not what the protocol says (arguments not an object, no name) is the
- * protocol's invalid params (-32602) naming what is wrong; the SDK would answer it as an internal error.
- */
-function malformedToolCall(body: unknown): Response | undefined {
-  const message = body as { method?: unknown; id?: unknown };
-  if (message?.method !== "tools/call") return undefined;
-  const parsed = CallToolRequestSchema.safeParse(body);
-  if (parsed.success) return undefined;
-  const details = parsed.error.issues.map((issue) => ({
-    path: issue.path.join("."),
-    message: issue.message,
-  }));
-  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
-  const error = { code: -32602, message: "Invalid tools/call params", data: { details } };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error }), {
-    status: 200,
-    headers: { "content-type": "application/json" },
-  });
 }
 
 function rpcError(

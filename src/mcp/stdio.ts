@@ -14,6 +14,7 @@ import { ApiError } from "../schema/errors.ts";
 import { createContext, schema } from "../schema/index.ts";
 import { openStorage } from "../storage/open.ts";
 import { createOperations } from "./operation.ts";
+import { checkingParams } from "./params-check.ts";
 import { createMcpServer } from "./server.ts";
 import { buildTools } from "./tools.ts";
 
@@ -56,7 +57,7 @@ export async function serveStdio(
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(checkingParams(new StdioServerTransport()));
   await closed;
   await limiter.close();
 }
