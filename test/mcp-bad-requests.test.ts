@@ -1,14 +1,17 @@
 // JSON-RPC requests to the tool interface whose params are not the protocol's (initialize without params, a
 // cursor that is a number): invalid params (-32602) naming what is wrong, for every method the server
 // answers, over HTTP (raw posts, as a probe sends them, and the SDK's client) and over stdio; never an
-// internal error carrying Zod's issue list. Runs on SQLite, or PostgreSQL with TEST_DATABASE=postgres.
+// internal error carrying Zod's issue list. An error nobody expected is still an internal error (-32603),
+// masked and logged with its stack. Runs on SQLite, or PostgreSQL with TEST_DATABASE=postgres.
+import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { connectClient, type McpClient, mcpClient, postRpc } from "./helpers/mcp.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { postgresStatement, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -119,10 +122,12 @@ describe("over HTTP", () => {
   });
 });
 
-/** `cms mcp --token` on the server's database, and its stderr. */
+/** `cms mcp --token` on the server's database, its kept lookups off, and its stderr. */
 async function stdioClient(): Promise<{ mcp: McpClient; stderr: () => string }> {
   const env = Object.fromEntries(
-    Object.entries(server.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    Object.entries({ ...server.env, LOOKUP_CACHE_MB: "0" }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -136,8 +141,20 @@ async function stdioClient(): Promise<{ mcp: McpClient; stderr: () => string }> 
   return { mcp: await connectClient(transport, "stdio-bad-requests"), stderr: () => stderr };
 }
 
+function renameTable(from: string, to: string): Promise<void> {
+  const sql = `ALTER TABLE "${from}" RENAME TO "${to}"`;
+  if (usesPostgres) return postgresStatement(sql, server.env.DATABASE_URL);
+  const db = new Database(join(String(server.env.CMS_DATA_DIR), "cms.db"), { timeout: 5_000 });
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+  return Promise.resolve();
+}
+
 describe("over stdio", () => {
-  it("answers bad params as over HTTP", async () => {
+  it("answers bad params as over HTTP, and masks and logs an error nobody expected", async () => {
     const { mcp, stderr } = await stdioClient();
     try {
       for (const { label, method, params, path } of malformed.filter((m) => m.method !== "initialize")) {
@@ -148,6 +165,22 @@ describe("over stdio", () => {
         });
       }
       expect(stderr()).not.toMatch(/"level":"error"/);
+      expect((await mcp.client.listTools()).tools.length).toBeGreaterThan(0);
+
+      // The token is looked up on every call: with its table gone, tools/list fails inside the server.
+      await renameTable("ApiToken", "ApiTokenAway");
+      let failed: unknown;
+      try {
+        failed = await mcp.client.listTools().catch((error: unknown) => error);
+      } finally {
+        await renameTable("ApiTokenAway", "ApiToken");
+      }
+      expect(failed).toBeInstanceOf(McpError);
+      expect(failed).toMatchObject({
+        code: ErrorCode.InternalError,
+        message: "MCP error -32603: Internal server error",
+      });
+      await expect.poll(stderr).toMatch(/"msg":"unexpected error".*ApiToken.*\\n\s+at /);
       expect((await mcp.client.listTools()).tools.length).toBeGreaterThan(0);
     } finally {
       await mcp.close();

@@ -7,6 +7,8 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Log } from "../log.ts";
+import { toApiError } from "../schema/errors.ts";
 import { callTool, type ToolSession } from "./run-tool.ts";
 import type { Tool } from "./tool.ts";
 
@@ -22,18 +24,20 @@ export function createMcpServer(tools: readonly Tool[], session: ToolSession): S
   const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const viewer = await session.context().viewer();
-    const visible = viewer?.scope === "write" ? tools : tools.filter((tool) => tool.access === "read");
-    return {
-      tools: visible.map(({ name, description, inputSchema, annotations }) => ({
-        name,
-        description,
-        inputSchema,
-        annotations,
-      })),
-    };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    masked(session.log, "tools/list", async () => {
+      const viewer = await session.context().viewer();
+      const visible = viewer?.scope === "write" ? tools : tools.filter((tool) => tool.access === "read");
+      return {
+        tools: visible.map(({ name, description, inputSchema, annotations }) => ({
+          name,
+          description,
+          inputSchema,
+          annotations,
+        })),
+      };
+    }),
+  );
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
@@ -41,4 +45,27 @@ export function createMcpServer(tools: readonly Tool[], session: ToolSession): S
     return callTool(tool, request.params.arguments ?? {}, session);
   });
   return server;
+}
+
+/**
+ * An error nobody expected (the token's lookup failing) is logged with its stack and answered as an internal
+ * error (-32603) without its message: the SDK would send the error's own message. Tool calls answer theirs as
+ * tool errors (run-tool.ts).
+ */
+async function masked<T>(log: Log, method: string, answer: () => Promise<T>): Promise<T> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const apiError = toApiError(error);
+    if (apiError.status >= 500)
+      log({
+        level: "error",
+        msg: "unexpected error",
+        method,
+        error: String((error as Error)?.stack ?? error),
+      });
+    // The SDK answers an error's code and message; an McpError's message would carry "MCP error -32603: ".
+    throw Object.assign(new Error(apiError.message), { code: ErrorCode.InternalError });
+  }
 }
