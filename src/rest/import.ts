@@ -11,15 +11,11 @@ import { uploadTooLarge } from "../schema/assets/limits.ts";
 import type { Context } from "../schema/context.ts";
 import { ApiError } from "../schema/errors.ts";
 import { type ImportSource, importSite } from "../schema/import/index.ts";
+import { IMPORT_ARCHIVE_LIMIT, IMPORT_DOCUMENT_LIMIT } from "../schema/import/limits.ts";
 import { json } from "./errors.ts";
 import { isMultipart, readMultipartUpload } from "./upload.ts";
 
 export const IMPORT_PATH = /^\/v1\/accounts\/([^/]+)\/import$/;
-
-/** A YAML body: 100,000 entries of a few fields take some 30 MB. */
-export const IMPORT_DOCUMENT_LIMIT = 128 * 1024 * 1024;
-/** A .tar.gz: the document and every asset file. */
-export const IMPORT_ARCHIVE_LIMIT = 1024 * 1024 * 1024;
 
 const yamlTypes = /^(application|text)\/(x-)?yaml\b/i;
 const gzipTypes = /^application\/(x-)?(gzip|tar\+gzip)\b/i;

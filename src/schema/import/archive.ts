@@ -2,6 +2,9 @@
 // at `assets/<folder>/<filename>`. The document is read into memory (it is parsed whole anyway); each
 // asset file goes straight to a staged file in the storage, its SHA-256 taken as it passes, so that no
 // file is ever held in memory. Other members are named in the report as skipped.
+// Everything is counted as it inflates, against limits.ts: a member whose header says it is too large is
+// refused before its bytes are read, and the bytes are counted too (the header is the sender's word).
+// Refused, the reading stops at once and whatever was staged is removed.
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import { Transform } from "node:stream";
@@ -10,6 +13,7 @@ import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import type { Storage } from "../../storage/storage.ts";
 import { ApiError } from "../errors.ts";
+import { type ArchiveLimits, IMPORT_ARCHIVE_LIMIT, inflatedTooLarge, sizeText } from "./limits.ts";
 import type { StagedAsset } from "./run.ts";
 
 export interface ImportArchive {
@@ -20,43 +24,75 @@ export interface ImportArchive {
 
 const DOCUMENT = "site.yaml";
 const ASSETS = "assets/";
+/** A tar header's own bytes, before each member's. */
+const HEADER = 512;
+/** Skipped members named in the report; past it they are counted (an archive may hold millions). */
+const MAX_SKIPPED_LISTED = 1000;
+/** Gunzip's output chunks: its default 16 KB makes a gigabyte take several times as long. */
+const INFLATE_CHUNK = 64 * 1024;
 
-export async function readArchive(source: Readable, storage: Storage): Promise<ImportArchive> {
+export async function readArchive(
+  source: Readable,
+  storage: Storage,
+  limits: ArchiveLimits,
+): Promise<ImportArchive> {
   const archive: ImportArchive = { document: undefined, files: new Map(), skipped: [] };
+  const tooLarge = {
+    document: () => inflatedTooLarge(DOCUMENT, limits.document, "the YAML document's limit"),
+    asset: (name: string) => inflatedTooLarge(name, limits.asset, "the upload limit"),
+    total: () =>
+      inflatedTooLarge(
+        "file",
+        limits.total,
+        `${sizeText(limits.document)} of site.yaml and ${sizeText(IMPORT_ARCHIVE_LIMIT)} of asset files`,
+      ),
+  };
+  let declared = 0;
+  let unlisted = 0;
   const extract = tar.extract();
   const reading = (async () => {
     for await (const entry of extract) {
       const name = entry.header.name.replace(/^\.\//, "");
+      const size = entry.header.size ?? 0;
+      const kind = entry.header.type !== "file" ? "other" : memberKind(name);
+      if (kind === "document" && size > limits.document) throw tooLarge.document();
+      if (kind === "asset" && size > limits.asset) throw tooLarge.asset(name);
+      declared += HEADER + size;
+      if (declared > limits.total) throw tooLarge.total();
       if (entry.header.type !== "file") {
         entry.resume();
         continue;
       }
-      if (name === DOCUMENT) archive.document = await text(entry);
-      else if (name.startsWith(ASSETS) && name.length > ASSETS.length) {
-        const hash = createHash("sha256");
-        const counted = new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            hash.update(chunk);
-            done(null, chunk);
-          },
-        });
-        const [staged] = await Promise.all([storage.stage(counted), pipeline(entry, counted)]);
-        archive.files.set(name.slice(ASSETS.length).normalize("NFC"), {
-          staged: staged.id,
-          size: staged.size,
-          sha256: hash.digest("hex"),
-        });
+      if (kind === "document") archive.document = await text(entry, limits.document, tooLarge.document);
+      else if (kind === "asset") {
+        const file = await stageAsset(entry, storage, limits.asset, () => tooLarge.asset(name));
+        archive.files.set(name.slice(ASSETS.length).normalize("NFC"), file);
       } else {
-        archive.skipped.push(`${name} in the archive: neither site.yaml nor under assets/`);
+        if (archive.skipped.length < MAX_SKIPPED_LISTED)
+          archive.skipped.push(`${shortened(name)} in the archive: neither site.yaml nor under assets/`);
+        else unlisted++;
         entry.resume();
       }
     }
   })();
-  try {
-    await Promise.all([pipeline(source, createGunzip(), extract), reading]);
-  } catch (error) {
+  // Both are waited for, whichever fails first, so that a file being staged is removed before the answer.
+  const [inflating, read] = await Promise.allSettled([
+    pipeline(
+      source,
+      createGunzip({ chunkSize: INFLATE_CHUNK }),
+      counted(limits.total, tooLarge.total),
+      extract,
+    ),
+    reading,
+  ]);
+  const failures = [read, inflating].flatMap((outcome) =>
+    outcome.status === "rejected" ? [outcome.reason] : [],
+  );
+  if (failures.length > 0) {
     await discardAll(storage, archive);
-    if (error instanceof ApiError) throw error;
+    const refusal = failures.find((error) => error instanceof ApiError);
+    if (refusal) throw refusal;
+    const error = failures[0];
     throw new ApiError(400, "Malformed archive", [
       {
         path: "file",
@@ -64,6 +100,8 @@ export async function readArchive(source: Readable, storage: Storage): Promise<I
       },
     ]);
   }
+  if (unlisted > 0)
+    archive.skipped.push(`and ${unlisted} more members of the archive, neither site.yaml nor under assets/`);
   return archive;
 }
 
@@ -74,12 +112,63 @@ export async function discardAll(
   for (const file of archive.files.values()) await storage.discard(file.staged);
 }
 
-async function text(stream: AsyncIterable<unknown>): Promise<string> {
+/** The bytes passing through, failing with `tooLarge()` once there are more than `limit`. */
+function counted(limit: number, tooLarge: () => ApiError, onChunk?: (chunk: Buffer) => void): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limit) return done(tooLarge());
+      onChunk?.(chunk);
+      done(null, chunk);
+    },
+  });
+}
+
+async function stageAsset(
+  entry: AsyncIterable<unknown>,
+  storage: Storage,
+  limit: number,
+  tooLarge: () => ApiError,
+): Promise<StagedAsset> {
+  const hash = createHash("sha256");
+  const bytes = counted(limit, tooLarge, (chunk) => hash.update(chunk));
+  // Both settle before this returns or throws: a failed stage has removed its partial file by then.
+  const [staging, passing] = await Promise.allSettled([storage.stage(bytes), pipeline(entry, bytes)]);
+  if (passing.status === "rejected") {
+    if (staging.status === "fulfilled") await storage.discard(staging.value.id);
+    throw passing.reason;
+  }
+  if (staging.status === "rejected") throw staging.reason;
+  return { staged: staging.value.id, size: staging.value.size, sha256: hash.digest("hex") };
+}
+
+/** The member as UTF-8 text; never more than `limit` bytes are held. */
+async function text(
+  stream: AsyncIterable<unknown>,
+  limit: number,
+  tooLarge: () => ApiError,
+): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw ApiError.invalid("site.yaml", "is not valid UTF-8 text");
+    throw ApiError.invalid(DOCUMENT, "is not valid UTF-8 text");
   }
+}
+
+function memberKind(name: string): "document" | "asset" | "other" {
+  if (name === DOCUMENT) return "document";
+  return name.startsWith(ASSETS) && name.length > ASSETS.length ? "asset" : "other";
+}
+
+/** A member's name as the report shows it: a pax header may make it megabytes long. */
+function shortened(name: string): string {
+  return name.length > 200 ? `${name.slice(0, 200)}…` : name;
 }

@@ -20,6 +20,7 @@ import { planForms } from "./forms.ts";
 import { planGlobals } from "./globals.ts";
 import { fromHosted } from "./hosted.ts";
 import { loadSchema } from "./input-check.ts";
+import { archiveLimits } from "./limits.ts";
 import { planNavigations } from "./navigations.ts";
 import { ImportProblems } from "./problems.ts";
 import {
@@ -59,7 +60,7 @@ export async function importSite(
   await loadSchema();
   const archive =
     "archive" in source
-      ? await readArchive(source.archive, ctx.storage)
+      ? await readArchive(source.archive, ctx.storage, archiveLimits(ctx.uploadLimit))
       : { document: source.document, files: new Map<string, StagedAsset>(), skipped: [] };
   const run: ImportRun = {
     ctx,

@@ -1,0 +1,42 @@
+// How much an import may bring. The YAML document is held whole in memory and parsed, so it has a size
+// limit; a .tar.gz has its own (what is sent), and what it inflates to is counted as it inflates, since a
+// few megabytes of gzip can unpack into gigabytes: its site.yaml is held to the document's limit, each
+// asset file to the upload limit (CMS_UPLOAD_LIMIT, as any asset upload), and the whole, headers and
+// skipped members included, to the document's limit plus the archive's (asset files barely compress,
+// so an honest archive inflates to about its own size). Past any of them: 413 naming the member, and
+// nothing is written. docs/export-format.md states them.
+import { ApiError } from "../errors.ts";
+
+const MB = 1024 * 1024;
+
+/** The YAML document, sent alone or as an archive's site.yaml: 100,000 entries take some 30 MB. */
+export const IMPORT_DOCUMENT_LIMIT = 128 * MB;
+/** A .tar.gz as sent: the document and every asset file, compressed. */
+export const IMPORT_ARCHIVE_LIMIT = 1024 * MB;
+/** A .tar.gz once inflated. */
+export const IMPORT_INFLATED_LIMIT = IMPORT_DOCUMENT_LIMIT + IMPORT_ARCHIVE_LIMIT;
+
+export interface ArchiveLimits {
+  /** site.yaml, inflated. */
+  document: number;
+  /** Each asset file, inflated. */
+  asset: number;
+  /** Everything the archive inflates to. */
+  total: number;
+}
+
+export function archiveLimits(uploadLimit: number): ArchiveLimits {
+  return { document: IMPORT_DOCUMENT_LIMIT, asset: uploadLimit, total: IMPORT_INFLATED_LIMIT };
+}
+
+/** The 413 of an archive member (or the whole archive, `file`) past its limit, as a body past its own. */
+export function inflatedTooLarge(path: string, limit: number, which: string): ApiError {
+  return new ApiError(413, "Request body too large", [
+    { path, message: `must be at most ${sizeText(limit)} once inflated (${which})` },
+  ]);
+}
+
+export function sizeText(bytes: number): string {
+  if (bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GB`;
+  return bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`;
+}

@@ -1,0 +1,269 @@
+// The site import's limits, through the real server (docs/export-format.md, Import): a .tar.gz is held to
+// them as it inflates, so that a small archive cannot unpack into gigabytes of memory or disk (site.yaml
+// to the YAML document's 128 MB, each asset file to the upload limit, the whole to 1152 MB), answered
+// 413 naming the member with nothing written and nothing left staged.
+import { createHash } from "node:crypto";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+
+/** Small, so that an asset past it is quick to send; the document's and the total's limits are fixed. */
+const UPLOAD_LIMIT = 65_536;
+const MB = 1024 * 1024;
+
+let server: TestServer;
+let account: TestAccount;
+let client: Api;
+
+beforeAll(async () => {
+  server = await startServer({ CMS_UPLOAD_LIMIT: String(UPLOAD_LIMIT) });
+  account = await createAccount(server, "Limits");
+  client = api(server, account);
+  await expectCreated(client.post("/collections", { name: "Blog", handle: "blog", routing: "blog/:handle" }));
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+// --- A .tar.gz written by hand: a bomb's header tells the truth about its gigabytes. ---
+
+/** A ustar header of a regular file of `size` bytes. */
+function tarHeader(name: string, size: number): Buffer {
+  const header = Buffer.alloc(512);
+  header.write(name, 0, 100);
+  header.write("0000644\0", 100);
+  header.write("0000000\0", 108);
+  header.write("0000000\0", 116);
+  header.write(`${size.toString(8).padStart(11, "0")}\0`, 124);
+  header.write("00000000000\0", 136);
+  header.write("        ", 148);
+  header.write("0", 156);
+  header.write("ustar\u000000", 257);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
+  return header;
+}
+
+const BLOCK = 16 * MB;
+const blocks = new Map<number, Buffer>();
+
+/** 16 MB of one byte, compressed once (some 16 KB). */
+function block(fill: number): Buffer {
+  if (!blocks.has(fill)) blocks.set(fill, gzipSync(Buffer.alloc(BLOCK, fill)));
+  return blocks.get(fill) as Buffer;
+}
+
+type Member = { name: string; bytes: Buffer | string } | { name: string; size: number; fill: number };
+
+/**
+ * A .tar.gz as gzip members one after another, which gunzip reads as one stream: each file's header, its
+ * bytes (given, or `size` bytes of `fill` from the compressed blocks), its padding, then the end blocks.
+ */
+function targz(members: Member[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const member of members) {
+    const bytes = "bytes" in member ? Buffer.from(member.bytes) : undefined;
+    const size = bytes ? bytes.length : (member as { size: number }).size;
+    parts.push(gzipSync(tarHeader(member.name, size)));
+    if (bytes) parts.push(gzipSync(bytes));
+    else
+      for (let left = size; left > 0; left -= BLOCK)
+        parts.push(
+          left >= BLOCK
+            ? block((member as { fill: number }).fill)
+            : gzipSync(Buffer.alloc(left, (member as { fill: number }).fill)),
+        );
+    parts.push(gzipSync(Buffer.alloc((512 - (size % 512)) % 512)));
+  }
+  parts.push(gzipSync(Buffer.alloc(1024)));
+  return Buffer.concat(parts);
+}
+
+/** The members, then the header of one whose bytes never come: only its header can refuse it. */
+function headerOnly(members: Member[], name: string, size: number): Buffer {
+  const whole = targz(members);
+  // Without the end blocks (the last gzip member, 1024 zero bytes compressed).
+  const end = gzipSync(Buffer.alloc(1024));
+  return Buffer.concat([whole.subarray(0, whole.length - end.length), gzipSync(tarHeader(name, size))]);
+}
+
+function importUrl(query = ""): string {
+  return `${server.url}/v1/accounts/${account.account_id}/import${query}`;
+}
+
+/** POST …/import with the .tar.gz as the multipart part `file`. */
+function importMultipart(bytes: Buffer, query = ""): Promise<ApiResponse> {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(bytes)], { type: "application/gzip" }), "site.tar.gz");
+  return request(importUrl(query), {
+    method: "POST",
+    headers: { authorization: `Bearer ${account.token}` },
+    body: form,
+  });
+}
+
+/** POST …/import with the .tar.gz as an application/gzip body. */
+function importGzip(bytes: Buffer, query = ""): Promise<ApiResponse> {
+  return request(importUrl(query), {
+    method: "POST",
+    headers: { authorization: `Bearer ${account.token}`, "content-type": "application/gzip" },
+    body: new Uint8Array(bytes),
+  });
+}
+
+/** The server's staged files (uploads and archive members on their way to storage). */
+function staged(): string[] {
+  return readdirSync(join(server.env.CMS_DATA_DIR as string, "assets", ".staging"));
+}
+
+function tooLarge(path: string, message: string) {
+  return { error: "Request body too large", details: [{ path, message }] };
+}
+
+const siteYaml = (templates: string) => `format: cms-site/1\ntemplates:\n${templates}\ncomplete: true\n`;
+
+async function templateHandles(): Promise<string[]> {
+  const response = await client.get("/templates?per_page=100");
+  expect(response.status, response.text).toBe(200);
+  return (response.body.data ?? response.body).map((template: { handle: string }) => template.handle);
+}
+
+describe("a .tar.gz is held to the import's limits as it inflates", () => {
+  it("a site.yaml inflating to 2.2 GB is refused with a 413 naming it, quickly, by both transports, dry run or not", async () => {
+    const bomb = targz([{ name: "site.yaml", size: 2200 * MB, fill: 0x20 }]);
+    expect(bomb.length).toBeLessThan(3 * MB);
+    for (const send of [importMultipart, importGzip])
+      for (const query of ["?dry_run=true", ""]) {
+        const started = Date.now();
+        const response = await send(bomb, query);
+        expect(response.body, `${send.name}${query}: ${response.text}`).toEqual(
+          tooLarge("site.yaml", "must be at most 128 MB once inflated (the YAML document's limit)"),
+        );
+        expect(response.status).toBe(413);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }
+    // The server lives on, and answers as before.
+    const health = await request(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(staged()).toEqual([]);
+  }, 60_000);
+
+  it("a site.yaml one byte past 128 MB is refused; the limit counts inflated bytes, not compressed ones", async () => {
+    const text = siteYaml("  []");
+    const archive = targz([{ name: "site.yaml", bytes: `${text}#${" ".repeat(128 * MB - text.length)}` }]);
+    expect(archive.length).toBeLessThan(2 * MB);
+    const response = await importGzip(archive, "?dry_run=true");
+    expect(response.body, response.text).toEqual(
+      tooLarge("site.yaml", "must be at most 128 MB once inflated (the YAML document's limit)"),
+    );
+    expect(response.status).toBe(413);
+  }, 60_000);
+
+  it("an asset file past the upload limit is refused with a 413 naming it; nothing is written or left staged", async () => {
+    // One exactly at the limit is imported.
+    const full = Buffer.alloc(UPLOAD_LIMIT, 0x61);
+    const sha256 = createHash("sha256").update(full).digest("hex");
+    const fits = await importMultipart(
+      targz([
+        {
+          name: "site.yaml",
+          bytes:
+            "format: cms-site/1\nassets:\n" +
+            `  - { path: docs, filename: full.txt, content_type: text/plain, size: ${UPLOAD_LIMIT}, sha256: "${sha256}" }\n` +
+            "complete: true\n",
+        },
+        { name: "assets/docs/full.txt", bytes: full },
+      ]),
+    );
+    expect(fits.status, fits.text).toBe(200);
+    expect(fits.body.created.assets).toBe(1);
+    expect(staged()).toEqual([]);
+
+    const document = siteYaml("  - { handle: kept-out, title: Kept out, html: '<p>x</p>' }");
+    // A 1 GB bomb of zeros, and a file one byte past the limit.
+    for (const asset of [
+      { name: "assets/docs/bomb.bin", size: 1024 * MB, fill: 0 },
+      { name: "assets/docs/big.txt", size: UPLOAD_LIMIT + 1, fill: 0x61 },
+    ]) {
+      const started = Date.now();
+      const response = await importMultipart(targz([{ name: "site.yaml", bytes: document }, asset]));
+      expect(response.body, response.text).toEqual(
+        tooLarge(asset.name, `must be at most ${UPLOAD_LIMIT} bytes once inflated (the upload limit)`),
+      );
+      expect(response.status).toBe(413);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(staged()).toEqual([]);
+    }
+    expect(await templateHandles()).not.toContain("kept-out");
+  }, 60_000);
+
+  it("members adding up past 1152 MB inflated are refused as they inflate, without blocking the server", async () => {
+    // 73 members of 16 MB that the import skips: none is over a limit of its own; together they are.
+    const members: Member[] = [{ name: "site.yaml", bytes: siteYaml("  []") }];
+    for (let index = 0; index < 73; index++)
+      members.push({ name: `junk/${index}.bin`, size: BLOCK, fill: 0 });
+    const archive = targz(members);
+    const started = Date.now();
+    const answer = importGzip(archive, "?dry_run=true");
+    // The server answers other requests meanwhile: inflating does not hold its event loop.
+    const pings: number[] = [];
+    while (Date.now() - started < 500) {
+      const ping = Date.now();
+      expect((await request(`${server.url}/healthz`)).status).toBe(200);
+      pings.push(Date.now() - ping);
+    }
+    const response = await answer;
+    expect(response.body, response.text).toEqual(
+      tooLarge("file", "must be at most 1152 MB once inflated (128 MB of site.yaml and 1 GB of asset files)"),
+    );
+    expect(response.status).toBe(413);
+    expect(Math.max(...pings)).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    // A header that alone says it passes the total is refused before its bytes are read: here they never
+    // come, which would otherwise be a malformed archive.
+    const refused = await importGzip(
+      headerOnly([{ name: "site.yaml", bytes: siteYaml("  []") }], "junk/huge.bin", 4000 * MB),
+      "?dry_run=true",
+    );
+    expect(refused.body, refused.text).toEqual(
+      tooLarge("file", "must be at most 1152 MB once inflated (128 MB of site.yaml and 1 GB of asset files)"),
+    );
+  }, 60_000);
+
+  it("a member whose header says it is past its limit is refused before its bytes are read", async () => {
+    for (const [name, size, message] of [
+      ["site.yaml", 128 * MB + 1, "must be at most 128 MB once inflated (the YAML document's limit)"],
+      [
+        "assets/docs/big.bin",
+        UPLOAD_LIMIT + 1,
+        `must be at most ${UPLOAD_LIMIT} bytes once inflated (the upload limit)`,
+      ],
+    ] as const) {
+      const response = await importGzip(headerOnly([], name, size), "?dry_run=true");
+      expect(response.body, response.text).toEqual(tooLarge(name, message));
+      expect(response.status).toBe(413);
+    }
+  });
+
+  it("`cms import` holds a .tar.gz to the same limits", async () => {
+    const file = join(tmpdir(), `cms-bomb-${process.pid}.tar.gz`);
+    writeFileSync(file, targz([{ name: "site.yaml", size: 2200 * MB, fill: 0x20 }]));
+    try {
+      const result = await cms(server, ["import", "--account", account.account_id, file, "--dry-run"]);
+      expect(result.stderr).toContain(
+        "cms: site.yaml must be at most 128 MB once inflated (the YAML document's limit)",
+      );
+      expect(result.code).toBe(1);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }, 60_000);
+});
