@@ -1,7 +1,9 @@
 // The site import's limits, through the real server (docs/export-format.md, Import): a .tar.gz is held to
 // them as it inflates, so that a small archive cannot unpack into gigabytes of memory or disk (site.yaml
 // to the YAML document's 128 MB, each asset file to the upload limit, the whole to 1152 MB), answered
-// 413 naming the member with nothing written and nothing left staged.
+// 413 naming the member with nothing written and nothing left staged. Text the database cannot store is
+// refused while the file is checked, so that a dry run refuses what the import would, with the import's
+// own 422 naming the place in the document.
 import { createHash } from "node:crypto";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +27,14 @@ beforeAll(async () => {
   server = await startServer({ CMS_UPLOAD_LIMIT: String(UPLOAD_LIMIT) });
   account = await createAccount(server, "Limits");
   client = api(server, account);
-  await expectCreated(client.post("/collections", { name: "Blog", handle: "blog", routing: "blog/:handle" }));
+  await expectCreated(
+    client.post("/collections", {
+      name: "Blog",
+      handle: "blog",
+      routing: "blog/:handle",
+      blueprint: { fields: [{ handle: "summary", type: "text" }] },
+    }),
+  );
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
@@ -266,4 +275,81 @@ describe("a .tar.gz is held to the import's limits as it inflates", () => {
       rmSync(file, { force: true });
     }
   }, 60_000);
+});
+
+// --- Text the database cannot store. ---
+
+/** POST …/import with a YAML body. */
+function importYaml(text: string, query = ""): Promise<ApiResponse> {
+  return request(importUrl(query), {
+    method: "POST",
+    headers: { authorization: `Bearer ${account.token}`, "content-type": "application/yaml" },
+    body: text,
+  });
+}
+
+/** The siteImport mutation's answer, as REST would put it: the error and its details, or the report. */
+async function importGraphql(document: string, dryRun: boolean): Promise<unknown> {
+  const response = await request(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${account.token}` },
+    body: JSON.stringify({
+      query:
+        "mutation ($a: ID!, $d: String!, $dry: Boolean) { siteImport(account_id: $a, document: $d, dry_run: $dry) }",
+      variables: { a: account.account_id, d: document, dry: dryRun },
+    }),
+  });
+  const error = response.body.errors?.[0];
+  if (!error) return response.body.data.siteImport;
+  return { error: error.message, details: error.extensions?.details };
+}
+
+const UNSTORABLE = "must not contain NUL (\\u0000) characters or unpaired surrogates (\\ud800-\\udfff)";
+
+function refused(...details: { path: string; message: string; line?: number }[]) {
+  return { error: "Import refused: nothing was written", details };
+}
+
+async function blogHandles(): Promise<string[]> {
+  const response = await client.get("/collections/blog/entries?per_page=100");
+  expect(response.status, response.text).toBe(200);
+  return (response.body.data ?? response.body).map((entry: { handle: string }) => entry.handle);
+}
+
+describe("text the database cannot store", () => {
+  // YAML's double-quoted escapes: a NUL, and half of a surrogate pair.
+  for (const [what, escaped] of [
+    ["a NUL", "a\\0b"],
+    ["an unpaired surrogate", "a\\ud800b"],
+  ])
+    it(`${what} in a title or a value is refused by the check, dry run or not, over REST and GraphQL`, async () => {
+      const title = `format: cms-site/1\nentries:\n  blog:\n    - {handle: zz9, title: "${escaped}", published: true, published_at: null}\ncomplete: true\n`;
+      const value =
+        "format: cms-site/1\nentries:\n  blog:\n    - handle: zz8\n      title: Fine\n" +
+        `      published: true\n      published_at: null\n      values: { summary: "${escaped}" }\ncomplete: true\n`;
+      for (const [document, expected] of [
+        [title, refused({ path: "entries.blog[0].title", message: UNSTORABLE, line: 4 })],
+        [value, refused({ path: "entries.blog[0].values.summary", message: UNSTORABLE, line: 8 })],
+      ] as const) {
+        for (const query of ["?dry_run=true", ""]) {
+          const response = await importYaml(document, query);
+          expect(response.body, `${query} ${response.text}`).toEqual(expected);
+          expect(response.status).toBe(422);
+        }
+        for (const dryRun of [true, false]) expect(await importGraphql(document, dryRun)).toEqual(expected);
+      }
+      expect(await blogHandles()).toEqual([]);
+    });
+
+  it("a hosted service's export.yaml is held to the same rule, under the converted record's path", async () => {
+    const hosted = 'news:\n  - { handle: launch, title: "a\\0b", body: "<p>fine</p>" }\n';
+    for (const query of ["?dry_run=true", ""]) {
+      const response = await importYaml(hosted, query);
+      expect(response.body, response.text).toEqual(
+        refused({ path: "entries.news[0].title", message: UNSTORABLE }),
+      );
+      expect(response.status).toBe(422);
+    }
+    expect((await client.get("/collections/news")).status).toBe(404);
+  });
 });

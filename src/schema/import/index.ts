@@ -33,6 +33,7 @@ import {
 } from "./run.ts";
 import { readSiteIndex } from "./site-index.ts";
 import { planTemplates } from "./templates.ts";
+import { checkText } from "./text-check.ts";
 
 export type { ImportPhase, ImportReport } from "./run.ts";
 
@@ -81,6 +82,8 @@ export async function importSite(
     run.report.skipped.push(...archive.skipped);
     const site = readSite(run, archive.document);
     if (!site) throw run.problems.error();
+    // Before any lookup: the database's guard would refuse such text in a query, as a write's error.
+    if (checkText(site, run.problems)) throw run.problems.error();
     run.index = await readSiteIndex(ctx, scope);
     const writeTemplates = planTemplates(run, site.templates);
     const writeCollections = await planCollections(run, site.collections, site.blueprints);
