@@ -102,7 +102,7 @@ describe("bodies /graphql does not take", () => {
       {
         message: "Unsupported Media Type: POST a JSON body (application/json)",
         extensions: {
-          code: "BAD_REQUEST",
+          code: "UNSUPPORTED_MEDIA_TYPE",
           details: [
             {
               path: "content-type",

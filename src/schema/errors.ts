@@ -35,6 +35,7 @@ function codeFor(status: number): string {
     404: "NOT_FOUND",
     409: "CONFLICT",
     413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
     422: "UNPROCESSABLE_ENTITY",
     429: "TOO_MANY_REQUESTS",
     503: "SERVICE_UNAVAILABLE",
