@@ -3,7 +3,8 @@
 // to the YAML document's 128 MB, each asset file to the upload limit, the whole to 1152 MB), answered
 // 413 naming the member with nothing written and nothing left staged. Text the database cannot store is
 // refused while the file is checked, so that a dry run refuses what the import would, with the import's
-// own 422 naming the place in the document.
+// own 422 naming the place in the document; so are a document nesting too deep (in the nesting rule's
+// words, never a stack overflow's) and values that YAML's tags make and JSON has not.
 import { createHash } from "node:crypto";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -351,5 +352,78 @@ describe("text the database cannot store", () => {
       expect(response.status).toBe(422);
     }
     expect((await client.get("/collections/news")).status).toBe(404);
+  });
+});
+
+// --- Documents nested too deep, and values YAML makes that are no JSON. ---
+
+const NEST = "must not nest arrays and objects more than 64 levels deep";
+
+const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+/** A blueprint field whose options hold `value`. */
+const withOptions = (value: string) =>
+  "format: cms-site/1\ncollections:\n  - handle: deep\n    name: Deep\n    routing: deep/:handle\n" +
+  "    blueprints:\n      - handle: deep\n        title: Deep\n        fields:\n" +
+  `          - { handle: x, type: list, options: { a: ${value} } }\ncomplete: true\n`;
+
+/** A global whose value holds `value`. */
+const withGlobal = (value: string) =>
+  "format: cms-site/1\nglobals:\n" +
+  `  - { handle: g, name: G, fields: [{ handle: x, type: list }], values: { x: ${value} } }\ncomplete: true\n`;
+
+describe("a document nested too deep, or holding values no JSON has", () => {
+  it("nesting past what the parser can follow is refused with the nesting rule's words, once, on both transports", async () => {
+    const block = Array.from({ length: 1000 }, (_, depth) => `${" ".repeat(depth + 1)}- `).join("\n");
+    for (const [document, line] of [
+      [`format: cms-site/1\nx: ${nested(3000)}\ncomplete: true\n`, 2],
+      [`format: cms-site/1\nx:\n${block}1\ncomplete: true\n`, 258],
+      [withOptions(nested(1000)), 10],
+      [withGlobal(nested(1000)), 3],
+      // A syntax error before it: the fast parser stops there, and `yaml` runs out of stack.
+      [`format: cms-site/1\na: b: c\nx: ${nested(3000)}\ncomplete: true\n`, 3],
+    ] as const) {
+      for (const query of ["?dry_run=true", ""]) {
+        const response = await importYaml(document, query);
+        expect(response.status, response.text).toBe(422);
+        expect(response.text).not.toMatch(/call stack|RangeError/i);
+        const nesting = response.body.details.filter(
+          (detail: { message: string }) => detail.message === NEST,
+        );
+        expect(nesting, response.text).toEqual([{ path: `line ${line}`, message: NEST, line }]);
+      }
+      const graphql = (await importGraphql(document, true)) as { details: { message: string }[] };
+      expect(graphql.details.filter((detail) => detail.message === NEST)).toHaveLength(1);
+    }
+    // A value the parser can follow keeps its own rule's answer, at its path.
+    const response = await importYaml(withOptions(nested(150)), "?dry_run=true");
+    expect(response.body, response.text).toEqual(
+      refused({ path: "collections[0].blueprints[0].fields[0].options", message: NEST, line: 10 }),
+    );
+    expect((await client.get("/collections/deep")).status).toBe(404);
+    expect((await client.get("/globals/g")).status).toBe(404);
+  });
+
+  it("a value YAML's tags make and JSON has not (!!binary, !!timestamp, !!set) is refused without printing its insides", async () => {
+    const entry = (title: string) =>
+      `format: cms-site/1\nentries:\n  blog:\n    - {handle: zz7, title: ${title}, published: true, published_at: null}\ncomplete: true\n`;
+    for (const [title, tag] of [
+      ["!!binary aGVsbG8=", "!!binary"],
+      ["!!timestamp 2001-12-14", "!!timestamp"],
+      ["!!set {a, b}", "!!set"],
+    ]) {
+      const expected = refused({
+        path: "entries.blog[0].title",
+        message: `must be text, a number, true, false, null, a list or a mapping, not ${tag}`,
+        line: 4,
+      });
+      for (const query of ["?dry_run=true", ""]) {
+        const response = await importYaml(entry(title as string), query);
+        expect(response.body, response.text).toEqual(expected);
+        expect(response.status).toBe(422);
+      }
+      expect(await importGraphql(entry(title as string), false)).toEqual(expected);
+    }
+    expect(await blogHandles()).toEqual([]);
   });
 });

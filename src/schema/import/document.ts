@@ -3,9 +3,12 @@
 // some 14 s of CPU. So the text is read first by the fast path (fast-parse.ts: js-yaml, held to `yaml`'s
 // reading), and with `yaml` only when the fast path declines it (a syntax error, aliases...) or, once, when
 // a problem needs a line. A document that does not parse is refused with each syntax error's line before
-// anything else is looked at.
+// anything else is looked at; so is one nesting deeper than MAX_DOCUMENT_DEPTH (limits.ts), in the words
+// of the nesting rule, never a stack overflow's, and one holding values no JSON has (plain-values.ts).
 import { type Document, LineCounter, parseDocument } from "yaml";
+import { MAX_JSON_DEPTH } from "../json-depth.ts";
 import { fastParse } from "./fast-parse.ts";
+import { foreignValues } from "./plain-values.ts";
 import type { ImportProblems } from "./problems.ts";
 
 export type Path = (string | number)[];
@@ -20,8 +23,13 @@ export interface SiteDocument {
 /** Aliases are expanded at most this many times: a few anchors cannot blow up into gigabytes. */
 const MAX_ALIAS_COUNT = 10_000;
 
+const TOO_DEEP = `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+
 export function readDocument(text: string, problems: ImportProblems): SiteDocument | undefined {
-  const fast = fastParse(text);
+  let tooDeepAt: number | undefined;
+  const fast = fastParse(text, (line) => {
+    tooDeepAt = line;
+  });
   if (fast) {
     // Parsed again with `yaml` only if a problem asks for a line, and then once.
     let parsed: Parsed | undefined;
@@ -31,20 +39,48 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
     };
     return { data: fast, lineAt };
   }
-  const parsed = parse(text);
+  if (tooDeepAt !== undefined) {
+    problems.addAtLine(tooDeepAt, TOO_DEEP);
+    return undefined;
+  }
+  let parsed: Parsed;
+  try {
+    parsed = parse(text);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    problems.addAtLine(undefined, TOO_DEEP);
+    return undefined;
+  }
   const { document, lines } = parsed;
+  let saidTooDeep = false;
   for (const error of document.errors) {
     const line = error.linePos?.[0]?.line ?? lines.linePos(error.pos[0]).line;
-    problems.addAtLine(line, firstLine(error.message));
+    // `yaml` catches the stack overflow of a collection nested too deep, at each level it unwinds.
+    if (error.code !== "RESOURCE_EXHAUSTION") problems.addAtLine(line, firstLine(error.message));
+    else if (!saidTooDeep) problems.addAtLine(line, TOO_DEEP);
+    saidTooDeep ||= error.code === "RESOURCE_EXHAUSTION";
   }
   if (document.errors.length > 0) return undefined;
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
-    problems.addAtLine(undefined, firstLine(error instanceof Error ? error.message : String(error)));
+    // A stack overflow again; otherwise `yaml`'s own words (too many aliases, say).
+    const message =
+      error instanceof RangeError
+        ? TOO_DEEP
+        : firstLine(error instanceof Error ? error.message : String(error));
+    problems.addAtLine(undefined, message);
     return undefined;
   }
+  const foreign = foreignValues(data);
+  for (const { path, tag } of foreign)
+    problems.addAtPathLine(
+      path,
+      lineIn(parsed, path),
+      `must be text, a number, true, false, null, a list or a mapping, not ${tag}`,
+    );
+  if (foreign.length > 0) return undefined;
   return { data, lineAt: (path) => lineIn(parsed, path) };
 }
 

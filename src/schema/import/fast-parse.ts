@@ -6,7 +6,8 @@
 // explicitly tagged number, boolean or null, a key that is not a string, a key whose `:` is more than
 // 1,024 characters after its start (`yaml` refuses those, as YAML says, js-yaml does not), a `%`
 // directive (a `%YAML 1.1` one changes `yaml`'s schema), or a document that is not a mapping. Lines are
-// found with `yaml` too, only when a problem needs one.
+// found with `yaml` too, only when a problem needs one. A document nesting deeper than MAX_DOCUMENT_DEPTH
+// is declined and said to be, to be refused: `yaml` would recurse into it until the stack ran out.
 import {
   constructFromEvents,
   defineMappingTag,
@@ -18,7 +19,9 @@ import {
   Schema,
   seqTag,
   strTag,
+  YAMLException,
 } from "js-yaml";
+import { MAX_DOCUMENT_DEPTH } from "./limits.ts";
 
 type Resolve = (source: string) => unknown;
 
@@ -86,12 +89,26 @@ const mapTag = defineMappingTag("tag:yaml.org,2002:map", {
 
 const schema = new Schema([strTag, seqTag, mapTag, nullTag, boolTag, intTag, floatTag]);
 
-/** The document as `yaml` would read it, when js-yaml can be sure of that; undefined otherwise. */
-export function fastParse(text: string): Record<string, unknown> | undefined {
+/**
+ * The document as `yaml` would read it, when js-yaml can be sure of that; undefined otherwise. When it
+ * declines because the document nests deeper than MAX_DOCUMENT_DEPTH, `tooDeep` hears the line where.
+ */
+export function fastParse(
+  text: string,
+  tooDeep?: (line: number) => void,
+): Record<string, unknown> | undefined {
   if (/^%/m.test(text)) return undefined;
   let data: unknown;
   try {
-    const events = parseEvents(text, {});
+    let events: Event[];
+    try {
+      events = parseEvents(text, { maxDepth: MAX_DOCUMENT_DEPTH });
+    } catch (error) {
+      // js-yaml's only word for it is the message.
+      if (error instanceof YAMLException && error.reason.startsWith("nesting exceeded maxDepth"))
+        tooDeep?.((error.mark?.line ?? 0) + 1);
+      throw error;
+    }
     if (text.length > MAX_KEY_SPAN && hasLongKey(text, events)) return undefined;
     const documents = constructFromEvents(events, { source: text, schema, maxAliases: 0 });
     if (documents.length !== 1) return undefined;

@@ -16,6 +16,14 @@ export const IMPORT_ARCHIVE_LIMIT = 1024 * MB;
 /** A .tar.gz once inflated. */
 export const IMPORT_INFLATED_LIMIT = IMPORT_DOCUMENT_LIMIT + IMPORT_ARCHIVE_LIMIT;
 
+/**
+ * How deep the document's nodes may nest (js-yaml counts scalars too). A record's value nests at most 64
+ * levels (MAX_JSON_DEPTH, each value's own rule, with its path), below at most some 25 of the document's
+ * own (a navigation's tree); past this, parsing would recurse deep enough to run out of stack, so the
+ * document is refused whole, at the line where it goes too deep.
+ */
+export const MAX_DOCUMENT_DEPTH = 256;
+
 export interface ArchiveLimits {
   /** site.yaml, inflated. */
   document: number;

@@ -17,11 +17,17 @@ const MAX_LISTED = 1000;
 export class ImportProblems {
   readonly list: ImportProblem[] = [];
   private unlisted = 0;
+  private readonly seen = new Set<string>();
   /** Set once the document is read: finds the line of a path. */
   lineAt: (path: Path) => number | undefined = () => undefined;
 
   add(path: Path, message: string): void {
     this.push({ path: issuePath(path), line: this.lineAt(path), message });
+  }
+
+  /** A problem at `path` whose line is known already (found while the document is read). */
+  addAtPathLine(path: Path, line: number | undefined, message: string): void {
+    this.push({ path: issuePath(path), ...(line !== undefined && { line }), message });
   }
 
   /** Problems a rule reported under its own field paths (`handle`, `values.author`), below `path`. */
@@ -58,7 +64,14 @@ export class ImportProblems {
   }
 
   private push(problem: ImportProblem): void {
-    if (this.list.length >= MAX_LISTED) this.unlisted++;
-    else this.list.push(problem);
+    if (this.list.length >= MAX_LISTED) {
+      this.unlisted++;
+      return;
+    }
+    // The same problem found twice (by two rules, or `yaml` saying it twice) is listed once.
+    const key = `${problem.path}\n${problem.line}\n${problem.message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push(problem);
   }
 }
