@@ -115,15 +115,16 @@ describe("the import's bulk inserts", () => {
   it("refuse text a database cannot store, naming its field, with nothing written", async () => {
     const account = await createAccount(server, "Unstorable");
     const cases = [
-      { entry: ["    - handle: nul", '      title: "a\\0b"'], field: "title" },
+      { entry: ["    - handle: nul", '      title: "a\\0b"'], field: "entries.notes[0].title" },
       {
         entry: ["    - handle: lone", "      title: Lone", "      values:", '        body: "x\\ud800y"'],
-        field: "body",
+        field: "entries.notes[0].values.body",
       },
     ];
     for (const { entry, field } of cases) {
       const response = await importYaml(account, site([entry]));
       const details = expectErrorBody(response, 422, field);
+      expect(response.body.error).toBe("Import refused: nothing was written");
       expect(details.map((detail) => detail.path)).toContain(field);
     }
     const list = await api(server, account).get("/collections/notes/entries");
