@@ -214,6 +214,27 @@ describe("a .tar.gz is held to the import's limits as it inflates", () => {
     expect(await templateHandles()).not.toContain("kept-out");
   }, 60_000);
 
+  it("an asset file given twice is imported from its later member, and the earlier is not left staged", async () => {
+    const later = Buffer.from("later bytes");
+    const sha256 = createHash("sha256").update(later).digest("hex");
+    const response = await importMultipart(
+      targz([
+        {
+          name: "site.yaml",
+          bytes:
+            "format: cms-site/1\nassets:\n" +
+            `  - { path: twice, filename: t.txt, content_type: text/plain, size: ${later.length}, sha256: "${sha256}" }\n` +
+            "complete: true\n",
+        },
+        { name: "assets/twice/t.txt", bytes: "earlier" },
+        { name: "assets/twice/t.txt", bytes: later },
+      ]),
+    );
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.created.assets).toBe(1);
+    expect(staged()).toEqual([]);
+  });
+
   it("members adding up past 1152 MB inflated are refused as they inflate, without blocking the server", async () => {
     // 73 members of 16 MB that the import skips: none is over a limit of its own; together they are.
     const members: Member[] = [{ name: "site.yaml", bytes: siteYaml("  []") }];

@@ -66,7 +66,11 @@ export async function readArchive(
       if (kind === "document") archive.document = await text(entry, limits.document, tooLarge.document);
       else if (kind === "asset") {
         const file = await stageAsset(entry, storage, limits.asset, () => tooLarge.asset(name));
-        archive.files.set(name.slice(ASSETS.length).normalize("NFC"), file);
+        const key = name.slice(ASSETS.length).normalize("NFC");
+        // A name given twice: the later member wins, as tar extracts, and the earlier is not left staged.
+        const earlier = archive.files.get(key);
+        archive.files.set(key, file);
+        if (earlier) await storage.discard(earlier.staged);
       } else {
         if (archive.skipped.length < MAX_SKIPPED_LISTED)
           archive.skipped.push(`${shortened(name)} in the archive: neither site.yaml nor under assets/`);
