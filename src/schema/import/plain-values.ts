@@ -2,7 +2,9 @@
 // (`!!timestamp`), a Set (`!!set`), a Map (`!!omap`) or a symbol (`!!merge`). No record holds such a
 // thing, and a rule's message would print its insides (`{ type: "Buffer", data: [Array] }`): each is a
 // problem of its own, at its place. The fast path's schema has none of these tags (it declines them),
-// so only `yaml`'s reading is walked; without recursion, as the document may nest deep.
+// so only `yaml`'s reading is walked; without recursion, as the document may nest deep, and each object
+// once: `yaml` gives every alias of a node the same object, and a small document may alias a large node
+// thousands of times.
 import type { Path } from "./document.ts";
 
 export interface ForeignValue {
@@ -20,6 +22,7 @@ interface Place {
 export function foreignValues(data: unknown): ForeignValue[] {
   const found: ForeignValue[] = [];
   const pending: Place[] = [{ value: data, key: "", parent: undefined }];
+  const seen = new Set<object>();
   for (let place = pending.pop(); place; place = pending.pop()) {
     const { value } = place;
     const tag = foreignTag(value);
@@ -27,7 +30,8 @@ export function foreignValues(data: unknown): ForeignValue[] {
       found.push({ path: pathOf(place), tag });
       continue;
     }
-    if (typeof value !== "object" || value === null) continue;
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
     const children: Place[] = Array.isArray(value)
       ? value.map((item, index) => ({ value: item, key: index, parent: place }))
       : Object.entries(value).map(([key, item]) => ({ value: item, key, parent: place }));

@@ -2,7 +2,8 @@
 // surrogate, which is no Unicode text) is refused while the file is checked, at its place in the
 // document. Left to the guard, a dry run would pass what the import's writes then refuse, and with a
 // write's 422 on a bare field name. The rule is the guard's own (nulPath), applied to every key and
-// string of the sections an import writes; the walk keeps no recursion (a document may nest deep).
+// string of the sections an import writes; the walk keeps no recursion (a document may nest deep) and
+// looks into each object once (every alias of a YAML node is the same object).
 import { nulPath, UnstorableTextError } from "../../db/text-guard.ts";
 import type { Path } from "./document.ts";
 import type { ImportProblems } from "./problems.ts";
@@ -25,6 +26,7 @@ export function checkText(site: Record<string, unknown>, problems: ImportProblem
   // Objects still to look into, on a stack: each one's children go on it in reverse, so that problems
   // come in document order. Only objects get a place of their own; a string is checked where it is met.
   const pending: [object, Place][] = [];
+  const seen = new Set<object>();
   const meet = (
     value: unknown,
     key: string | number,
@@ -33,7 +35,10 @@ export function checkText(site: Record<string, unknown>, problems: ImportProblem
   ) => {
     if (typeof value === "string") {
       if (nulPath(value)) report(key, parent);
-    } else if (typeof value === "object" && value !== null) later.push([value, { key, parent }]);
+    } else if (typeof value === "object" && value !== null && !seen.has(value)) {
+      seen.add(value);
+      later.push([value, { key, parent }]);
+    }
   };
   const sections: [object, Place][] = [];
   for (const type of recordTypes) meet(site[type], type, undefined, sections);
