@@ -43,7 +43,7 @@ export async function importFromFile(
   };
   try {
     const source = archive ? { archive: createReadStream(file) } : { document: await readText(file) };
-    return await importSite(ctx, accountId, source, { dryRun, onProgress });
+    return await importSite(ctx, accountId, source, { dryRun, operator: true, onProgress });
   } finally {
     progress?.finish();
   }

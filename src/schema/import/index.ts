@@ -20,7 +20,7 @@ import { planForms } from "./forms.ts";
 import { planGlobals } from "./globals.ts";
 import { fromHosted } from "./hosted.ts";
 import { loadSchema } from "./input-check.ts";
-import { archiveLimits } from "./limits.ts";
+import { archiveLimits, OPERATOR_ARCHIVE_LIMITS } from "./limits.ts";
 import { planNavigations } from "./navigations.ts";
 import { ImportProblems } from "./problems.ts";
 import {
@@ -41,6 +41,8 @@ export type ImportSource = { document: string } | { archive: Readable };
 
 export interface ImportOptions {
   dryRun?: boolean;
+  /** The operator's own file (`cms import`): an archive is held to no request's limits (limits.ts). */
+  operator?: boolean;
   /** Hears how many of the file's entries have been checked, then written. */
   onProgress?: (phase: ImportPhase, done: number, total: number) => void;
 }
@@ -55,13 +57,17 @@ export async function importSite(
   ctx: Context,
   accountId: string,
   source: ImportSource,
-  { dryRun = false, onProgress = () => {} }: ImportOptions = {},
+  { dryRun = false, operator = false, onProgress = () => {} }: ImportOptions = {},
 ): Promise<ImportReport> {
   const scope = await accountScope(ctx, accountId, "write");
   await loadSchema();
   const archive =
     "archive" in source
-      ? await readArchive(source.archive, ctx.storage, archiveLimits(ctx.uploadLimit))
+      ? await readArchive(
+          source.archive,
+          ctx.storage,
+          operator ? OPERATOR_ARCHIVE_LIMITS : archiveLimits(ctx.uploadLimit),
+        )
       : { document: source.document, files: new Map<string, StagedAsset>(), skipped: [] };
   const run: ImportRun = {
     ctx,

@@ -37,6 +37,17 @@ export function archiveLimits(uploadLimit: number): ArchiveLimits {
   return { document: IMPORT_DOCUMENT_LIMIT, asset: uploadLimit, total: IMPORT_INFLATED_LIMIT };
 }
 
+/**
+ * `cms import` reads the operator's own file, as `cms export` wrote it without limits (a backup, a move
+ * between installations or databases): no request's limits apply, only what one string can hold (V8's
+ * longest is some 512 M characters) to the document.
+ */
+export const OPERATOR_ARCHIVE_LIMITS: ArchiveLimits = {
+  document: 512 * MB,
+  asset: Number.POSITIVE_INFINITY,
+  total: Number.POSITIVE_INFINITY,
+};
+
 /** The 413 of an archive member (or the whole archive, `file`) past its limit, as a body past its own. */
 export function inflatedTooLarge(path: string, limit: number, which: string): ApiError {
   return new ApiError(413, "Request body too large", [
