@@ -159,7 +159,7 @@ describe("create and read", () => {
     async (routing) => {
       const response = await client.post("/collections", { name: "Dots", handle: "dots", routing });
       expect422(response, "routing");
-      expect(response.body.details[0].message).toBe("must not have . or .. segments");
+      expect(response.body.details[0].message).toBe("must not contain . or ..");
     },
   );
 

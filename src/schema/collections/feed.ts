@@ -6,22 +6,19 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { Problems } from "../errors.ts";
+import { DOT_SEGMENTS, literalSegment, noDotSegments } from "../site-path.ts";
 import { type Tx, withEvents } from "../webhooks/outbox.ts";
 import { findCollection } from "./find.ts";
 import { CollectionRef } from "./type.ts";
 
-const segment = "[A-Za-z0-9._~-]+";
-const feedPathPattern = new RegExp(`^/?${segment}(?:/${segment})*$`);
+const feedPathPattern = new RegExp(`^/?${literalSegment}(?:/${literalSegment})*$`);
 
 /** A site path such as `blog/feed.xml`, stored without the leading `/`. */
 export const feedPathSchema = z
   .string()
   .max(200, "must be at most 200 characters")
   .regex(feedPathPattern, "must be a path such as blog/feed.xml")
-  .refine(
-    (path) => !path.split("/").some((part) => part === "." || part === ".."),
-    "must not contain . or ..",
-  )
+  .refine(noDotSegments, DOT_SEGMENTS)
   .transform((path) => path.replace(/^\//, ""))
   .nullish();
 

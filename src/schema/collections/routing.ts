@@ -1,16 +1,12 @@
 // Routing patterns: `/`-separated segments, each a literal or one `:token` (handle, year, month, day,
 // or the handle of an entity field for parent/child URLs).
 import { z } from "zod";
+import { DOT_SEGMENTS, literalSegment as literal, noDotSegments } from "../site-path.ts";
 
-const literal = "[A-Za-z0-9._~-]+";
 const token = ":[A-Za-z_][A-Za-z0-9_]*";
 const segment = `(?:${literal}|${token})`;
 const routingPattern = new RegExp(`^/?${segment}(?:/${segment})*/?$`);
 const pathPattern = new RegExp(`^/?(?:${literal})(?:/${literal})*/?$|^/$`);
-// `.` and `..` are literals by the pattern, but a browser resolves them away: the path could never be asked for.
-const dotSegment = /(?:^|\/)\.{1,2}(?:\/|$)/;
-const noDotSegments = (path: string) => !dotSegment.test(path);
-const DOT_SEGMENTS = "must not have . or .. segments";
 
 export const builtinTokens = new Set(["handle", "year", "month", "day"]);
 export const dateTokens = ["year", "month", "day"];

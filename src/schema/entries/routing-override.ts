@@ -12,22 +12,19 @@ import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
 import { pruneLater } from "../revisions/prune.ts";
 import { recordsRevisions, revisionAuthor } from "../revisions/record.ts";
+import { DOT_SEGMENTS, literalSegment, noDotSegments } from "../site-path.ts";
 import { recordEvents } from "../webhooks/outbox.ts";
 import { refreshPaths } from "./paths.ts";
 import { EntryRef } from "./type.ts";
 
-const segment = "[A-Za-z0-9._~-]+";
-const overridePattern = new RegExp(`^/?${segment}(?:/${segment})*/?$`);
+const overridePattern = new RegExp(`^/?${literalSegment}(?:/${literalSegment})*/?$`);
 
 /** A literal site path such as `about/team`, stored without leading or trailing `/`. */
 export const routingOverrideSchema = z
   .string()
   .max(200, "must be at most 200 characters")
   .regex(overridePattern, "must be a path such as about/team")
-  .refine(
-    (path) => !path.split("/").some((part) => part === "." || part === ".."),
-    "must not contain . or ..",
-  )
+  .refine(noDotSegments, DOT_SEGMENTS)
   .transform((path) => path.replace(/^\/|\/$/g, ""))
   .nullable();
 
