@@ -1,10 +1,10 @@
 // The OpenAPI description of POST /accounts/{account_id}/import, which is outside the route table
 // (import.ts says why) and so outside what openapi.ts derives from it.
+import { sizeText } from "../schema/assets/limits.ts";
 import {
   IMPORT_ARCHIVE_LIMIT,
   IMPORT_DOCUMENT_LIMIT,
   IMPORT_INFLATED_LIMIT,
-  sizeText,
 } from "../schema/import/limits.ts";
 import type { Operation } from "./openapi.ts";
 

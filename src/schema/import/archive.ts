@@ -12,8 +12,9 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import type { Storage } from "../../storage/storage.ts";
+import { sizeText } from "../assets/limits.ts";
 import { ApiError } from "../errors.ts";
-import { type ArchiveLimits, IMPORT_ARCHIVE_LIMIT, inflatedTooLarge, sizeText } from "./limits.ts";
+import { type ArchiveLimits, IMPORT_ARCHIVE_LIMIT, inflatedTooLarge } from "./limits.ts";
 import type { StagedAsset } from "./run.ts";
 
 export interface ImportArchive {

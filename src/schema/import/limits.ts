@@ -5,6 +5,7 @@
 // skipped members included, to the document's limit plus the archive's (asset files barely compress,
 // so an honest archive inflates to about its own size). Past any of them: 413 naming the member, and
 // nothing is written. docs/export-format.md states them.
+import { sizeText } from "../assets/limits.ts";
 import { ApiError } from "../errors.ts";
 
 const MB = 1024 * 1024;
@@ -53,9 +54,4 @@ export function inflatedTooLarge(path: string, limit: number, which: string): Ap
   return new ApiError(413, "Request body too large", [
     { path, message: `must be at most ${sizeText(limit)} once inflated (${which})` },
   ]);
-}
-
-export function sizeText(bytes: number): string {
-  if (bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GB`;
-  return bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`;
 }
