@@ -306,7 +306,7 @@ describe("REST item writes keep the tree's bounds", () => {
     expect(tooDeep.status, tooDeep.text).toBe(422);
     expect(tooDeep.body).toEqual({
       error: "Validation failed",
-      details: [{ path: "parent_id", message: "would nest items deeper than 10 levels" }],
+      details: [{ path: "parent_id", message: "must not nest deeper than 10 levels" }],
     });
 
     // A two-level subtree fits under level 8, not under level 9.
@@ -315,7 +315,7 @@ describe("REST item writes keep the tree's bounds", () => {
     const moved = await client.patch(`${items("side")}/${top}`, { parent_id: chain[8] });
     expect(moved.status, moved.text).toBe(422);
     expect(moved.body.details).toEqual([
-      { path: "parent_id", message: "would nest items deeper than 10 levels" },
+      { path: "parent_id", message: "must not nest deeper than 10 levels" },
     ]);
     const fits = await client.patch(`${items("side")}/${top}`, { parent_id: chain[7] });
     expect(fits.status, fits.text).toBe(200);
@@ -329,7 +329,7 @@ describe("REST item writes keep the tree's bounds", () => {
     expect(tooMany.status, tooMany.text).toBe(422);
     expect(tooMany.body).toEqual({
       error: "Validation failed",
-      details: [{ path: "navigation_id", message: "holds 500 items, the most a navigation may" }],
+      details: [{ path: "navigation_id", message: "must hold at most 500 items, children included" }],
     });
     expect((await client.get("/navigations/main")).body.items_count).toBe(500);
   });

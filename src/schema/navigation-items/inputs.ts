@@ -68,6 +68,9 @@ export type NavigationItemUpdate = typeof NavigationItemUpdateInput.$inferInput;
 /** Bounds of a whole tree written at once (navigationItemsReplace): a menu, not a sitemap. */
 export const TREE_DEPTH_LIMIT = 10;
 export const TREE_ITEMS_LIMIT = 500;
+/** The same words whether a tree is written whole or item by item (rules.ts). */
+export const TREE_TOO_DEEP = `must not nest deeper than ${TREE_DEPTH_LIMIT} levels`;
+export const TREE_TOO_LARGE = `must hold at most ${TREE_ITEMS_LIMIT} items, children included`;
 
 export interface TreeItemInput {
   title: string;

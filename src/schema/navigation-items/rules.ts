@@ -8,7 +8,7 @@ import type { AccountScope } from "../access.ts";
 import { ApiError, type Problems } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
-import { TREE_DEPTH_LIMIT, TREE_ITEMS_LIMIT } from "./inputs.ts";
+import { TREE_DEPTH_LIMIT, TREE_ITEMS_LIMIT, TREE_TOO_DEEP, TREE_TOO_LARGE } from "./inputs.ts";
 import { type Forest, forestOf, type ItemRow, subtreeIds } from "./tree.ts";
 
 type Tx = Pick<Db, "navigation" | "navigationItem" | "entry">;
@@ -60,8 +60,7 @@ export function afterSiblings(rows: readonly ItemRow[], parentId: string | null,
 
 /** Refuses a new item under `parentId` (null: the top level) that would break the tree's bounds. */
 export function checkNewItem(rows: readonly ItemRow[], parentId: string | null, problems: Problems): void {
-  if (rows.length >= TREE_ITEMS_LIMIT)
-    problems.add("navigation_id", `holds ${TREE_ITEMS_LIMIT} items, the most a navigation may`);
+  if (rows.length >= TREE_ITEMS_LIMIT) problems.add("navigation_id", TREE_TOO_LARGE);
   else checkDepth(rows, parentId, 1, problems);
 }
 
@@ -70,8 +69,7 @@ function checkDepth(rows: readonly ItemRow[], parentId: string | null, height: n
   const parentOf = new Map(rows.map((row) => [row.id, row.parentId]));
   let depth = 0;
   for (let at: string | null | undefined = parentId; at; at = parentOf.get(at)) depth++;
-  if (depth + height > TREE_DEPTH_LIMIT)
-    problems.add("parent_id", `would nest items deeper than ${TREE_DEPTH_LIMIT} levels`);
+  if (depth + height > TREE_DEPTH_LIMIT) problems.add("parent_id", TREE_TOO_DEEP);
 }
 
 /** Levels of the subtree of `id`, itself included. */

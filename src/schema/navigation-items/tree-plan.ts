@@ -9,6 +9,8 @@ import {
   referenceSchema,
   TREE_DEPTH_LIMIT,
   TREE_ITEMS_LIMIT,
+  TREE_TOO_DEEP,
+  TREE_TOO_LARGE,
   type TreeItemInput,
   titleSchema,
   urlSchema,
@@ -62,7 +64,7 @@ function countItems(items: readonly TreeItemInput[]): number {
 /** The rows of `items` in outline order (a parent before its children, as the foreign key needs). */
 export function planTree(items: readonly TreeItemInput[], problems: Problems): PlannedItem[] {
   if (countItems(items) > TREE_ITEMS_LIMIT) {
-    problems.add("items", `must hold at most ${TREE_ITEMS_LIMIT} items, children included`);
+    problems.add("items", TREE_TOO_LARGE);
     return [];
   }
   const planned: PlannedItem[] = [];
@@ -94,7 +96,7 @@ export function planTree(items: readonly TreeItemInput[], problems: Problems): P
     });
     const children = input.children ?? [];
     if (children.length > 0 && next.depth >= TREE_DEPTH_LIMIT) {
-      problems.add(issuePath([...path, "children"]), `must not nest deeper than ${TREE_DEPTH_LIMIT} levels`);
+      problems.add(issuePath([...path, "children"]), TREE_TOO_DEEP);
       continue;
     }
     for (let index = children.length - 1; index >= 0; index--) {
