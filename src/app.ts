@@ -115,9 +115,9 @@ export function createApp(
     const deadline = new Deadline(Date.now() + config.requestTimeoutMs);
     // Each transport answers its own errors; what fails before one is reached (the token lookup the rate
     // limit makes, the limit's store) is logged and masked here, not left to the adapter, which would
-    // send its stack as the body.
+    // send its stack as the body. Shaped as the rate limit's refusal is: REST's body, GraphQL's `errors` too.
     const answered = answer(request, url, clientIp(server.req, config.trustProxy), deadline).catch(
-      (error: unknown) => errorResponse([error]),
+      (error: unknown) => errorResponse([error], pathname === "/graphql"),
     );
     return withTimeout(config.requestTimeoutMs, deadline, answered);
   });

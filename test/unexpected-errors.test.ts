@@ -49,7 +49,13 @@ it("answers a failed token lookup with a masked 500 and logs its stack", async (
     });
     expect(graphql.status).toBe(500);
     expect(graphql.text).not.toMatch(/ApiToken|\n\s+at /);
-    expect(graphql.body).toMatchObject({ error: "Internal server error", details: [] });
+    expect(graphql.body).toEqual({
+      error: "Internal server error",
+      details: [],
+      errors: [
+        { message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR", details: [] } },
+      ],
+    });
   } finally {
     await renameTable("ApiTokenAway", "ApiToken");
   }

@@ -4,7 +4,8 @@ import { Response } from "../http/fetch-api.ts";
 import { log } from "../log.ts";
 import { ApiError, toApiError } from "../schema/errors.ts";
 
-export function errorResponse(errors: readonly unknown[]): Response {
+/** `graphql`: a GraphQL client's `errors` too, for an answer made before /graphql was reached (src/app.ts). */
+export function errorResponse(errors: readonly unknown[], graphql = false): Response {
   const apiErrors = errors.map((error) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500)
@@ -14,7 +15,10 @@ export function errorResponse(errors: readonly unknown[]): Response {
   const status = Math.max(...apiErrors.map((error) => error.status));
   const chosen = apiErrors.filter((error) => error.status === status);
   const first = chosen[0] ?? new ApiError(500, "Internal server error");
-  return json({ error: first.message, details: chosen.flatMap((error) => error.details) }, status);
+  const body = { error: first.message, details: chosen.flatMap((error) => error.details) };
+  if (!graphql) return json(body, status);
+  const extensions = { code: first.extensions.code, details: body.details };
+  return json({ ...body, errors: [{ message: first.message, extensions }] }, status);
 }
 
 export function json(body: unknown, status = 200): Response {
