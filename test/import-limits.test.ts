@@ -6,11 +6,15 @@
 // own 422 naming the place in the document; so are a document nesting too deep (in the nesting rule's
 // words, never a stack overflow's) and values that YAML's tags make and JSON has not.
 import { createHash } from "node:crypto";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readArchive } from "../src/schema/import/archive.ts";
+import { archiveLimits, IMPORT_FILES_LIMIT } from "../src/schema/import/limits.ts";
+import { createLocalStorage } from "../src/storage/local.ts";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
@@ -213,6 +217,28 @@ describe("a .tar.gz is held to the import's limits as it inflates", () => {
     }
     expect(await templateHandles()).not.toContain("kept-out");
   }, 60_000);
+
+  it("an archive of more asset files than the limit is refused at the first one past it, nothing left staged", async () => {
+    // The server's limit is 20,000 files, each staged: too slow to send here. The same reading, on the real
+    // local storage, with a limit of 3.
+    expect(IMPORT_FILES_LIMIT).toBe(20_000);
+    const root = mkdtempSync(join(tmpdir(), "cms-files-limit-"));
+    try {
+      const storage = await createLocalStorage(root);
+      const files = ["a", "b", "c", "d", "e"].map((name) => ({ name: `assets/x/${name}.txt`, bytes: name }));
+      const archive = targz([{ name: "site.yaml", bytes: "format: cms-site/1\n" }, ...files]);
+      const limits = { ...archiveLimits(UPLOAD_LIMIT), files: 3 };
+      await expect(readArchive(Readable.from([archive]), storage, limits)).rejects.toMatchObject({
+        status: 413,
+        details: [{ path: "file", message: "must hold at most 3 asset files (cms import takes more)" }],
+      });
+      expect(readdirSync(join(root, ".staging"))).toEqual([]);
+      const fits = await readArchive(Readable.from([archive]), storage, { ...limits, files: 5 });
+      expect([...fits.files.keys()]).toEqual(["x/a.txt", "x/b.txt", "x/c.txt", "x/d.txt", "x/e.txt"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it("an asset file given twice is imported from its later member, and the earlier is not left staged", async () => {
     const later = Buffer.from("later bytes");

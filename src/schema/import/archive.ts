@@ -14,7 +14,7 @@ import tar from "tar-stream";
 import type { Storage } from "../../storage/storage.ts";
 import { sizeText } from "../assets/limits.ts";
 import { ApiError } from "../errors.ts";
-import { type ArchiveLimits, IMPORT_ARCHIVE_LIMIT, inflatedTooLarge } from "./limits.ts";
+import { type ArchiveLimits, IMPORT_ARCHIVE_LIMIT, inflatedTooLarge, tooManyFiles } from "./limits.ts";
 import type { StagedAsset } from "./run.ts";
 
 export interface ImportArchive {
@@ -50,6 +50,7 @@ export async function readArchive(
   };
   let declared = 0;
   let unlisted = 0;
+  let assets = 0;
   const extract = tar.extract();
   const reading = (async () => {
     for await (const entry of extract) {
@@ -66,6 +67,7 @@ export async function readArchive(
       }
       if (kind === "document") archive.document = await text(entry, limits.document, tooLarge.document);
       else if (kind === "asset") {
+        if (++assets > limits.files) throw tooManyFiles(limits.files);
         const file = await stageAsset(entry, storage, limits.asset, () => tooLarge.asset(name));
         const key = name.slice(ASSETS.length).normalize("NFC");
         // A name given twice: the later member wins, as tar extracts, and the earlier is not left staged.
