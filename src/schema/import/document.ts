@@ -24,6 +24,12 @@ export interface SiteDocument {
 const MAX_ALIAS_COUNT = 10_000;
 
 const TOO_DEEP = `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+/** V8's words for a stack overflow; another RangeError (a string too long) is not a nesting problem. */
+const STACK_OVERFLOW = /call stack size exceeded/i;
+
+function overflowed(error: unknown): boolean {
+  return error instanceof RangeError && STACK_OVERFLOW.test(error.message);
+}
 
 export function readDocument(text: string, problems: ImportProblems): SiteDocument | undefined {
   let tooDeepAt: number | undefined;
@@ -47,7 +53,7 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
   try {
     parsed = parse(text);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+    if (!overflowed(error)) throw error;
     problems.addAtLine(undefined, TOO_DEEP);
     return undefined;
   }
@@ -55,10 +61,12 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
   let saidTooDeep = false;
   for (const error of document.errors) {
     const line = error.linePos?.[0]?.line ?? lines.linePos(error.pos[0]).line;
-    // `yaml` catches the stack overflow of a collection nested too deep, at each level it unwinds.
-    if (error.code !== "RESOURCE_EXHAUSTION") problems.addAtLine(line, firstLine(error.message));
+    // `yaml` catches the stack overflow of a collection nested too deep, at each level it unwinds (and
+    // calls it, as any error inside a collection, RESOURCE_EXHAUSTION).
+    const tooDeep = error.code === "RESOURCE_EXHAUSTION" && STACK_OVERFLOW.test(error.message);
+    if (!tooDeep) problems.addAtLine(line, firstLine(error.message));
     else if (!saidTooDeep) problems.addAtLine(line, TOO_DEEP);
-    saidTooDeep ||= error.code === "RESOURCE_EXHAUSTION";
+    saidTooDeep ||= tooDeep;
   }
   if (document.errors.length > 0) return undefined;
   let data: unknown;
@@ -66,10 +74,9 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
     data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     // A stack overflow again; otherwise `yaml`'s own words (too many aliases, say).
-    const message =
-      error instanceof RangeError
-        ? TOO_DEEP
-        : firstLine(error instanceof Error ? error.message : String(error));
+    const message = overflowed(error)
+      ? TOO_DEEP
+      : firstLine(error instanceof Error ? error.message : String(error));
     problems.addAtLine(undefined, message);
     return undefined;
   }
