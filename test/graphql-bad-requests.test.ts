@@ -71,6 +71,8 @@ describe("variables and extensions that are not JSON", () => {
             },
           ],
         });
+        // Log lines are written in the background: this request's own line first, then none at error level.
+        await expect.poll(() => logSince(before)).toMatch(/"msg":"request".*"path":"\/graphql"/);
         expect(logSince(before)).not.toMatch(/"level":"error"/);
       });
     }

@@ -82,7 +82,10 @@ describe("over HTTP", () => {
       });
       expect(response.status, response.text).toBe(200);
       expectInvalidParams(response.body, id, method, path);
-      expect(server.output.slice(before).join("\n")).not.toMatch(/"level":"error"/);
+      // Log lines are written in the background: this request's own line first, then none at error level.
+      const logged = () => server.output.slice(before).join("\n");
+      await expect.poll(logged).toMatch(/"msg":"request".*"path":"\/v1\/mcp"/);
+      expect(logged()).not.toMatch(/"level":"error"/);
     });
   }
 
@@ -164,6 +167,9 @@ describe("over stdio", () => {
           message: `MCP error -32602: Invalid ${method} params: ${path}`,
         });
       }
+      // A tool call's line comes after the refusals' (were any logged); then none is at error level.
+      await mcp.client.callTool({ name: "collections_list", arguments: {} });
+      await expect.poll(stderr).toMatch(/"msg":"tool call".*"tool":"collections_list"/);
       expect(stderr()).not.toMatch(/"level":"error"/);
       expect((await mcp.client.listTools()).tools.length).toBeGreaterThan(0);
 
