@@ -2,12 +2,11 @@
 // not JSON in a GET's query string or a urlencoded form, a multipart body (GraphQL uploads are not taken:
 // files are uploaded over REST) or a body of another type. Each is a 4xx with one GraphQL error naming
 // what is wrong, never a masked 500. An error nobody expected is still masked, and logged with its stack.
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { postgresStatement, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { renameTable } from "./helpers/database.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
 let account: TestAccount;
@@ -176,24 +175,12 @@ describe("bodies /graphql does not take", () => {
   });
 });
 
-function renameTable(from: string, to: string): Promise<void> {
-  const sql = `ALTER TABLE "${from}" RENAME TO "${to}"`;
-  if (usesPostgres) return postgresStatement(sql, server.env.DATABASE_URL);
-  const db = new Database(join(String(server.env.CMS_DATA_DIR), "cms.db"), { timeout: 5_000 });
-  try {
-    db.exec(sql);
-  } finally {
-    db.close();
-  }
-  return Promise.resolve();
-}
-
 describe("an error nobody expected", () => {
   it("is masked in the answer and logged with its stack", async () => {
     // A query no other test runs, so that no answer of it is kept in the read cache.
     const query = `{ collections(account_id: "${account.account_id}", page: 7) { data { name } } }`;
     const before = server.output.length;
-    await renameTable("Collection", "CollectionAway");
+    await renameTable(server, "Collection", "CollectionAway");
     let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(`${server.url}/graphql`, {
@@ -202,7 +189,7 @@ describe("an error nobody expected", () => {
         body: JSON.stringify({ query }),
       });
     } finally {
-      await renameTable("CollectionAway", "Collection");
+      await renameTable(server, "CollectionAway", "Collection");
     }
     expect(response.body.errors, response.text).toEqual([
       { message: "Unexpected error.", path: ["collections"], extensions: { code: "INTERNAL_SERVER_ERROR" } },

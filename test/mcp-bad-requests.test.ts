@@ -3,15 +3,14 @@
 // answers, over HTTP (raw posts, as a probe sends them, and the SDK's client) and over stdio; never an
 // internal error carrying Zod's issue list. An error nobody expected is still an internal error (-32603),
 // masked and logged with its stack. Runs on SQLite, or PostgreSQL with TEST_DATABASE=postgres.
-import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { renameTable } from "./helpers/database.ts";
 import { connectClient, type McpClient, mcpClient, postRpc } from "./helpers/mcp.ts";
-import { postgresStatement, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -144,18 +143,6 @@ async function stdioClient(): Promise<{ mcp: McpClient; stderr: () => string }> 
   return { mcp: await connectClient(transport, "stdio-bad-requests"), stderr: () => stderr };
 }
 
-function renameTable(from: string, to: string): Promise<void> {
-  const sql = `ALTER TABLE "${from}" RENAME TO "${to}"`;
-  if (usesPostgres) return postgresStatement(sql, server.env.DATABASE_URL);
-  const db = new Database(join(String(server.env.CMS_DATA_DIR), "cms.db"), { timeout: 5_000 });
-  try {
-    db.exec(sql);
-  } finally {
-    db.close();
-  }
-  return Promise.resolve();
-}
-
 describe("over stdio", () => {
   it("answers bad params as over HTTP, and masks and logs an error nobody expected", async () => {
     const { mcp, stderr } = await stdioClient();
@@ -174,12 +161,12 @@ describe("over stdio", () => {
       expect((await mcp.client.listTools()).tools.length).toBeGreaterThan(0);
 
       // The token is looked up on every call: with its table gone, tools/list fails inside the server.
-      await renameTable("ApiToken", "ApiTokenAway");
+      await renameTable(server, "ApiToken", "ApiTokenAway");
       let failed: unknown;
       try {
         failed = await mcp.client.listTools().catch((error: unknown) => error);
       } finally {
-        await renameTable("ApiTokenAway", "ApiToken");
+        await renameTable(server, "ApiTokenAway", "ApiToken");
       }
       expect(failed).toBeInstanceOf(McpError);
       expect(failed).toMatchObject({

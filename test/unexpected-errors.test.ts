@@ -3,12 +3,11 @@
 // ApiToken table is renamed away under the running server, on both databases). What a client gets
 // wrong before any transport is reached (a Host that makes no URL) is a 400, never the adapter's stack.
 import { request as httpRequest } from "node:http";
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { api, request } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { postgresStatement, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { renameTable } from "./helpers/database.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
 let account: TestAccount;
@@ -20,23 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-function renameTable(from: string, to: string): Promise<void> {
-  const sql = `ALTER TABLE "${from}" RENAME TO "${to}"`;
-  if (usesPostgres) return postgresStatement(sql, server.env.DATABASE_URL);
-  const db = new Database(join(String(server.env.CMS_DATA_DIR), "cms.db"), { timeout: 5_000 });
-  try {
-    db.exec(sql);
-  } finally {
-    db.close();
-  }
-  return Promise.resolve();
-}
-
 it("answers a failed token lookup with a masked 500 and logs its stack", async () => {
   const client = api(server, account);
   expect((await client.get("/collections")).status).toBe(200);
   const before = server.output.length;
-  await renameTable("ApiToken", "ApiTokenAway");
+  await renameTable(server, "ApiToken", "ApiTokenAway");
   try {
     const rest = await client.get("/collections");
     expect(rest.status).toBe(500);
@@ -57,7 +44,7 @@ it("answers a failed token lookup with a masked 500 and logs its stack", async (
       ],
     });
   } finally {
-    await renameTable("ApiTokenAway", "ApiToken");
+    await renameTable(server, "ApiTokenAway", "ApiToken");
   }
   const logged = server.output.slice(before).join("\n");
   expect(logged).toMatch(/"msg":"unexpected error".*ApiToken/);
