@@ -88,6 +88,23 @@ describe("over HTTP", () => {
     });
   }
 
+  it("answers JSON that is no JSON-RPC message as an invalid request, not a parse error", async () => {
+    for (const message of [
+      { jsonrpc: "2.0", id: 7, method: "tools/list", params: 5 },
+      { jsonrpc: "2.0", id: 8, method: "ping", params: { _meta: 5 } },
+      { jsonrpc: "1.0", id: 9, method: "ping" },
+      { hello: "world" },
+    ]) {
+      const response = await postRpc(server, account.token, message);
+      expect(response.status, response.text).toBe(400);
+      expect(response.body, JSON.stringify(message)).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" },
+      });
+    }
+  });
+
   it("keeps answering a method it does not know as not found, whatever its params", async () => {
     const response = await postRpc(server, account.token, {
       jsonrpc: "2.0",

@@ -4,6 +4,7 @@
 // the request log; the body is read within the upload limit (assets_upload sends base64) and checked as
 // REST bodies are (depth, unpaired surrogates) before the SDK sees it.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { readJsonBody } from "../http/json-body.ts";
@@ -51,6 +52,10 @@ export function createMcpHandler({ schema, bodyLimit, log }: McpOptions) {
     }
     if (Array.isArray(body))
       return rpcError(400, -32600, "Batches are not supported: send one JSON-RPC message per request");
+    // JSON that is no JSON-RPC message (params that are not an object, say) is an invalid request: the
+    // SDK's transport would call it a parse error.
+    const message = JSONRPCMessageSchema.safeParse(body);
+    if (!message.success) return rpcError(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
     const server = createMcpServer(tools, { context, run, log });
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(checkingParams(transport));
