@@ -4,9 +4,11 @@
 // reading), and with `yaml` only when the fast path declines it (a syntax error, aliases...) or, once, when
 // a problem needs a line. A document that does not parse is refused with each syntax error's line before
 // anything else is looked at; so is one nesting deeper than MAX_DOCUMENT_DEPTH (limits.ts), in the words
-// of the nesting rule, never a stack overflow's, and one holding values no JSON has (plain-values.ts).
+// of the nesting rule, never a stack overflow's, one holding values no JSON has (plain-values.ts), and one
+// whose aliases expand it past its own size or into itself (alias-expansion.ts).
 import { type Document, LineCounter, parseDocument } from "yaml";
 import { MAX_JSON_DEPTH } from "../json-depth.ts";
+import { expandedValues } from "./alias-expansion.ts";
 import { fastParse } from "./fast-parse.ts";
 import { foreignValues } from "./plain-values.ts";
 import type { ImportProblems } from "./problems.ts";
@@ -22,6 +24,9 @@ export interface SiteDocument {
 
 /** Aliases are expanded at most this many times: a few anchors cannot blow up into gigabytes. */
 const MAX_ALIAS_COUNT = 10_000;
+const ALIAS_CYCLE = "must not alias a list or mapping inside itself";
+const ALIASES_TOO_MANY =
+  "must not hold, once its aliases are expanded, more values than it has characters: write the repeated values out";
 
 const TOO_DEEP = `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
 /** V8's words for a stack overflow; another RangeError (a string too long) is not a nesting problem. */
@@ -78,6 +83,12 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
       ? TOO_DEEP
       : firstLine(error instanceof Error ? error.message : String(error));
     problems.addAtLine(undefined, message);
+    return undefined;
+  }
+  // A document of n characters holds fewer than n values; through its aliases it may hold as many again.
+  const values = expandedValues(data, text.length);
+  if (values === "cycle" || values > text.length) {
+    problems.addAtLine(undefined, values === "cycle" ? ALIAS_CYCLE : ALIASES_TOO_MANY);
     return undefined;
   }
   const foreign = foreignValues(data);
