@@ -4,6 +4,7 @@ import { sizeText } from "../schema/assets/limits.ts";
 import {
   IMPORT_ARCHIVE_LIMIT,
   IMPORT_DOCUMENT_LIMIT,
+  IMPORT_FILES_LIMIT,
   IMPORT_INFLATED_LIMIT,
 } from "../schema/import/limits.ts";
 import type { Operation } from "./openapi.ts";
@@ -13,6 +14,7 @@ export const IMPORT_TAG = "Import";
 const document = sizeText(IMPORT_DOCUMENT_LIMIT);
 const archive = sizeText(IMPORT_ARCHIVE_LIMIT);
 const inflated = sizeText(IMPORT_INFLATED_LIMIT);
+const files = IMPORT_FILES_LIMIT.toLocaleString("en-US");
 
 const counts = {
   type: "object",
@@ -26,7 +28,7 @@ const importOperation: Operation = {
   summary: "Import a whole site (YAML document or .tar.gz)",
   description:
     "Imports a `cms-site/1` document as GET /export.yaml writes it (or the hosted service's export.yaml) into the account: records are created or updated by handle, in dependency order, all or nothing. The whole file is checked first (every record by the rules of its own create operation, every reference by handle); with any problem the answer is a 422 whose details list each one (`path` in the document, `line` when known) and nothing is written. Importing the same file twice changes nothing the second time. " +
-    `The body is the YAML document (\`application/yaml\` or \`text/yaml\`, at most ${document}), or a .tar.gz as \`cms export --out FILE.tar.gz\` writes it (\`site.yaml\` and \`assets/<folder>/<filename>\`) sent as the multipart part \`file\` or as an \`application/gzip\` body: at most ${archive} as sent; once inflated, its \`site.yaml\` at most ${document}, each asset file at most the upload limit (\`CMS_UPLOAD_LIMIT\`) and the whole at most ${inflated} (413 naming the member past its limit). ` +
+    `The body is the YAML document (\`application/yaml\` or \`text/yaml\`, at most ${document}), or a .tar.gz as \`cms export --out FILE.tar.gz\` writes it (\`site.yaml\` and \`assets/<folder>/<filename>\`) sent as the multipart part \`file\` or as an \`application/gzip\` body: at most ${archive} as sent; once inflated, its \`site.yaml\` at most ${document}, each asset file at most the upload limit (\`CMS_UPLOAD_LIMIT\`), the whole at most ${inflated} and the asset files at most ${files} in number (413 naming the member past its limit, or \`file\`). ` +
     "A YAML import brings no asset bytes: assets the account lacks are then skipped (and said to be). `?dry_run=true` checks and reports what would happen, writing nothing.",
   tags: [IMPORT_TAG],
   security: [{ bearerAuth: [] }],

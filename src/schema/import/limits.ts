@@ -55,10 +55,10 @@ export function archiveLimits(uploadLimit: number): ArchiveLimits {
 /**
  * `cms import` reads the operator's own file, as `cms export` wrote it without limits (a backup, a move
  * between installations or databases): no request's limits apply, only what one string can hold (V8's
- * longest is some 512 M characters) to the document.
+ * longest is 24 bytes short of 512 MB) to the document.
  */
 export const OPERATOR_ARCHIVE_LIMITS: ArchiveLimits = {
-  document: 512 * MB,
+  document: 511 * MB,
   asset: Number.POSITIVE_INFINITY,
   total: Number.POSITIVE_INFINITY,
   files: Number.POSITIVE_INFINITY,
@@ -67,7 +67,10 @@ export const OPERATOR_ARCHIVE_LIMITS: ArchiveLimits = {
 /** The 413 of an archive of more asset files than `limit`. */
 export function tooManyFiles(limit: number): ApiError {
   return new ApiError(413, "Request body too large", [
-    { path: "file", message: `must hold at most ${limit} asset files (cms import takes more)` },
+    {
+      path: "file",
+      message: `must hold at most ${limit.toLocaleString("en-US")} asset files (cms import takes more)`,
+    },
   ]);
 }
 

@@ -35,16 +35,17 @@ export function checkText(site: Record<string, unknown>, problems: ImportProblem
   ) => {
     if (typeof value === "string") {
       if (nulPath(value)) report(key, parent);
-    } else if (typeof value === "object" && value !== null && !seen.has(value)) {
-      seen.add(value);
+    } else if (typeof value === "object" && value !== null && !seen.has(value))
       later.push([value, { key, parent }]);
-    }
   };
   const sections: [object, Place][] = [];
   for (const type of recordTypes) meet(site[type], type, undefined, sections);
   for (let index = sections.length - 1; index >= 0; index--) pending.push(sections[index] as [object, Place]);
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, place] = next;
+    // Looked into where it is met first in document order (the anchor, not a later alias of it).
+    if (seen.has(value)) continue;
+    seen.add(value);
     const children: [object, Place][] = [];
     if (Array.isArray(value)) for (const [index, item] of value.entries()) meet(item, index, place, children);
     else
