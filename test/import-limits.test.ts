@@ -372,10 +372,21 @@ describe("a .tar.gz is held to the import's limits as it inflates", () => {
       expect(response.status).toBe(422);
       expect(Date.now() - started).toBeLessThan(5_000);
     }
-    // A few aliases of small nodes, as some YAML writers make for repeated values, are read as before.
-    const few = `format: cms-site/1\njunk:\n  base: &b { x: 1 }\n  copies: [*b, *b, *b]\ncomplete: true\n`;
+    // Aliases of a shared node, as Ruby's YAML writes a list every post shares (60 tags, 100 posts: more
+    // values than the document has characters), are read as before.
+    const tags = Array.from({ length: 60 }, (_, index) => `t${index}`).join(", ");
+    const shared = Array.from(
+      { length: 100 },
+      (_, index) => `  p${index}: ${index === 0 ? `&t [${tags}]` : "*t"}`,
+    );
+    const few = `format: cms-site/1\njunk:\n${shared.join("\n")}\ncomplete: true\n`;
     const read = await importYaml(few, "?dry_run=true");
     expect(read.status, read.text).toBe(200);
+    // Bytes (`!!binary`) aliased are refused as bytes, at their place, not counted byte by byte.
+    const bytes = `format: cms-site/1\njunk:\n  b: &b !!binary ${"QUJD".repeat(1000)}\n  c: [*b, *b, *b]\ncomplete: true\n`;
+    const binary = await importYaml(bytes, "?dry_run=true");
+    expect(binary.status, binary.text).toBe(422);
+    expect(binary.body.details[0]).toMatchObject({ path: "junk.b", line: 3 });
   }, 60_000);
 });
 
@@ -407,7 +418,7 @@ async function importGraphql(document: string, dryRun: boolean): Promise<unknown
 }
 
 const TOO_MANY =
-  "must not hold, once its aliases are expanded, more values than it has characters: write the repeated values out";
+  "must not hold, once its aliases are expanded, more values than it has characters and a million more: write the repeated values out";
 
 const UNSTORABLE = "must not contain NUL (\\u0000) characters or unpaired surrogates (\\ud800-\\udfff)";
 
@@ -456,6 +467,22 @@ describe("text the database cannot store", () => {
       expect(response.status).toBe(422);
     }
     expect((await client.get("/collections/news")).status).toBe(404);
+  });
+
+  it("text inside a node aliased again is named once, where the node is written", async () => {
+    const document = [
+      "format: cms-site/1",
+      "entries:",
+      "  blog:",
+      '    - { handle: first, title: First, values: { body: { deep: &shared { x: "a\\0b" } }, other: *shared } }',
+      "    - { handle: second, title: Second, values: { body: *shared } }",
+      "complete: true",
+      "",
+    ].join("\n");
+    const response = await importYaml(document, "?dry_run=true");
+    expect(response.body, response.text).toEqual(
+      refused({ path: "entries.blog[0].values.body.deep.x", message: UNSTORABLE, line: 4 }),
+    );
   });
 });
 

@@ -34,6 +34,9 @@ export function expandedValues(data: unknown, limit: number): number | "cycle" {
   }
 }
 
+/** A list's or mapping's values; anything else `yaml` makes (bytes, a date) is one value, refused later. */
 function childrenOf(node: object): unknown[] {
-  return Array.isArray(node) ? node : Object.values(node);
+  if (Array.isArray(node)) return node;
+  const prototype = Object.getPrototypeOf(node);
+  return prototype === Object.prototype || prototype === null ? Object.values(node) : [];
 }

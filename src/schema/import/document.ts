@@ -24,9 +24,10 @@ export interface SiteDocument {
 
 /** Aliases are expanded at most this many times: a few anchors cannot blow up into gigabytes. */
 const MAX_ALIAS_COUNT = 10_000;
+const ALIAS_ALLOWANCE = 1_000_000;
 const ALIAS_CYCLE = "must not alias a list or mapping inside itself";
 const ALIASES_TOO_MANY =
-  "must not hold, once its aliases are expanded, more values than it has characters: write the repeated values out";
+  "must not hold, once its aliases are expanded, more values than it has characters and a million more: write the repeated values out";
 
 const TOO_DEEP = `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
 /** V8's words for a stack overflow; another RangeError (a string too long) is not a nesting problem. */
@@ -85,9 +86,11 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
     problems.addAtLine(undefined, message);
     return undefined;
   }
-  // A document of n characters holds fewer than n values; through its aliases it may hold as many again.
-  const values = expandedValues(data, text.length);
-  if (values === "cycle" || values > text.length) {
+  // A document of n characters holds fewer than n values; through its aliases it may hold as many again,
+  // and a million more (a list shared by every post of a small export, as Ruby's YAML writes it).
+  const most = text.length + ALIAS_ALLOWANCE;
+  const values = expandedValues(data, most);
+  if (values === "cycle" || values > most) {
     problems.addAtLine(undefined, values === "cycle" ? ALIAS_CYCLE : ALIASES_TOO_MANY);
     return undefined;
   }

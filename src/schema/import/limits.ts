@@ -55,7 +55,7 @@ export function archiveLimits(uploadLimit: number): ArchiveLimits {
 /**
  * `cms import` reads the operator's own file, as `cms export` wrote it without limits (a backup, a move
  * between installations or databases): no request's limits apply, only what one string can hold (V8's
- * longest is 24 bytes short of 512 MB) to the document.
+ * longest is 2^29 - 24 characters, a little over 511 MB of UTF-8) to the document.
  */
 export const OPERATOR_ARCHIVE_LIMITS: ArchiveLimits = {
   document: 511 * MB,
