@@ -10,6 +10,7 @@
 // `query`/`paginate` tags read entries through the schema and the request's context, which a worker
 // could only reach through a message bridge, and a stopped worker takes every render it holds with it.
 import type { Context } from "liquidjs";
+import { isPlainObject } from "../schema/json.ts";
 import { currentScope } from "./render-scope.ts";
 
 /** Longest stretch a render runs before other requests get a turn. */
@@ -34,7 +35,7 @@ export function unitsOf(value: unknown, limit: number, charsPerUnit = 10): numbe
       typeof next === "string" && charsPerUnit ? Math.max(1, Math.ceil(next.length / charsPerUnit)) : 1;
     const children = Array.isArray(next)
       ? next
-      : next !== null && typeof next === "object" && isPlain(next)
+      : next !== null && typeof next === "object" && isPlainObject(next)
         ? Object.values(next)
         : [];
     // Each pending value counts at least one unit.
@@ -43,11 +44,6 @@ export function unitsOf(value: unknown, limit: number, charsPerUnit = 10): numbe
   }
   return units;
 }
-
-const isPlain = (value: object) => {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
 
 export class RenderLimitError extends Error {}
 

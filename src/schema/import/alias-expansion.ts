@@ -3,6 +3,7 @@
 // entries), which every later step (the rules of each record, the rows written) would meet one by one. And
 // an alias inside its own node makes a value that contains itself. Counted once per object, each shared
 // object's count added at each place it stands; without recursion, as the document may nest deep.
+import { isPlainObject } from "../json.ts";
 
 /** The values `data` holds with its aliases expanded, counting no further than `limit`; `cycle` when a list
  * or mapping contains itself. */
@@ -37,6 +38,5 @@ export function expandedValues(data: unknown, limit: number): number | "cycle" {
 /** A list's or mapping's values; anything else `yaml` makes (bytes, a date) is one value, refused later. */
 function childrenOf(node: object): unknown[] {
   if (Array.isArray(node)) return node;
-  const prototype = Object.getPrototypeOf(node);
-  return prototype === Object.prototype || prototype === null ? Object.values(node) : [];
+  return isPlainObject(node) ? Object.values(node) : [];
 }
