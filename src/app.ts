@@ -7,7 +7,7 @@ import { contextDeps } from "./context-deps.ts";
 import { type Database, ping } from "./db/client.ts";
 import { Deadline } from "./db/deadline.ts";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
-import { createGraphQLHandler } from "./graphql.ts";
+import { createGraphQLHandler, GRAPHQL_PATH } from "./graphql.ts";
 import type { Response } from "./http/fetch-api.ts";
 import { log } from "./log.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
@@ -73,7 +73,7 @@ export function createApp(
   async function dispatch(request: Request, url: URL, ip: string, deadline: Deadline): Promise<Response> {
     const context = createContext(deps, request, ip, "any", deadline);
     const { pathname } = url;
-    const isGraphQL = pathname === "/graphql";
+    const isGraphQL = pathname === GRAPHQL_PATH;
     const isApi = isGraphQL || pathname === "/v1" || pathname.startsWith("/v1/");
     // Site pages are public and cacheable; only what writes (form submissions) is limited, by IP.
     const limited = isApi || (request.method !== "GET" && request.method !== "HEAD");
@@ -117,7 +117,7 @@ export function createApp(
     // limit makes, the limit's store) is logged and masked here, not left to the adapter, which would
     // send its stack as the body. Shaped as the rate limit's refusal is: REST's body, GraphQL's `errors` too.
     const answered = answer(request, url, clientIp(server.req, config.trustProxy), deadline).catch(
-      (error: unknown) => errorResponse([error], pathname === "/graphql"),
+      (error: unknown) => errorResponse([error], pathname === GRAPHQL_PATH),
     );
     return withTimeout(config.requestTimeoutMs, deadline, answered);
   });

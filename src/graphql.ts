@@ -72,11 +72,13 @@ const renderGraphiQL = (options: GraphiQLOptions) => {
   return graphiqlPage;
 };
 
+export const GRAPHQL_PATH = "/graphql";
+
 /** `bodyLimit`: the largest POST body, in bytes (the REST JSON limit: 413 past it, as on /v1). */
 export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
   const yoga = createYoga<{ cms: Context }>({
     schema,
-    graphqlEndpoint: "/graphql",
+    graphqlEndpoint: GRAPHQL_PATH,
     context: ({ cms }) => cms,
     graphiql,
     renderGraphiQL,
