@@ -96,7 +96,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     maskedErrors: {
       maskError(error, message, isDev) {
         const apiError = toApiError(error);
-        if (apiError.status >= 500)
+        if (apiError.unexpected)
           log({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) });
         if (
           apiError.status >= 500 ||

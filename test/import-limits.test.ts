@@ -241,6 +241,43 @@ describe("a .tar.gz is held to the import's limits as it inflates", () => {
     }
   });
 
+  it("an archive still being staged at the request's deadline stops there: a 503, and nothing left staged", async () => {
+    // Thousands of small files take seconds to stage (about a millisecond each), and no query is made
+    // meanwhile that the deadline would refuse.
+    const timeoutMs = 500;
+    const files = Array.from({ length: 6000 }, (_, index) => ({
+      name: `assets/many/f${index}.txt`,
+      bytes: `file ${index}`,
+    }));
+    const archive = targz([{ name: "site.yaml", bytes: "format: cms-site/1\n" }, ...files]);
+    const twin = await server.twin({
+      CMS_UPLOAD_LIMIT: String(UPLOAD_LIMIT),
+      REQUEST_TIMEOUT_MS: String(timeoutMs),
+    });
+    try {
+      const response = await request(`${twin.url}/v1/accounts/${account.account_id}/import?dry_run=true`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${account.token}`, "content-type": "application/gzip" },
+        body: new Uint8Array(archive),
+      });
+      const answered = Date.now();
+      expect(response.body, response.text).toEqual({
+        error: `Request timed out after ${timeoutMs} ms`,
+        details: [],
+      });
+      expect(response.status).toBe(503);
+      // Staging stopped at the deadline and removed its files, long before all of them could be staged.
+      while (staged().length > 0 && Date.now() - answered < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(Date.now() - answered).toBeLessThan(1_500);
+
+      // Work cut short by the deadline is no unexpected error.
+      expect(twin.output.join("")).not.toContain("unexpected error");
+    } finally {
+      await twin.stop();
+    }
+  }, 60_000);
+
   it("an asset file given twice is imported from its later member, and the earlier is not left staged", async () => {
     const later = Buffer.from("later bytes");
     const sha256 = createHash("sha256").update(later).digest("hex");

@@ -48,7 +48,7 @@ export async function callTool(
   } catch (error) {
     const apiError = toApiError(error);
     status = apiError.status;
-    if (status >= 500)
+    if (apiError.unexpected)
       session.log({
         level: "error",
         msg: "unexpected error",

@@ -58,7 +58,7 @@ async function masked<T>(log: Log, method: string, answer: () => Promise<T>): Pr
   } catch (error) {
     if (error instanceof McpError) throw error;
     const apiError = toApiError(error);
-    if (apiError.status >= 500)
+    if (apiError.unexpected)
       log({
         level: "error",
         msg: "unexpected error",

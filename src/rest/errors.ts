@@ -8,7 +8,7 @@ import { ApiError, toApiError } from "../schema/errors.ts";
 export function errorResponse(errors: readonly unknown[], graphql = false): Response {
   const apiErrors = errors.map((error) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500)
+    if (apiError.unexpected)
       log({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) });
     return apiError;
   });

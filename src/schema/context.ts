@@ -20,6 +20,11 @@ export interface Context {
   storage: Storage;
   /** Largest uploaded file, in bytes; for JSON uploads, the base64 text counts. */
   uploadLimit: number;
+  /**
+   * The request's (REQUEST_TIMEOUT_MS; none in-process): `db` refuses operations begun after it, and work
+   * that runs long without the database (an import's archive) checks it too.
+   */
+  deadline: Deadline | undefined;
   viewer: () => Promise<Viewer | null>;
   /** The account whose public site the request's Host names (resolved once, lazily). */
   site: () => Promise<SiteAccount | null>;
@@ -147,6 +152,7 @@ export function createContext(
     provider: deps.provider,
     storage: deps.storage,
     uploadLimit: deps.uploadLimit,
+    deadline,
     viewer: () => {
       viewer ??= token
         ? context

@@ -1,6 +1,7 @@
 // One error class for every failure a client may see. It carries the HTTP status (read by yoga and
 // sofa from extensions.http.status) and the documented body parts; anything else is masked.
 import { GraphQLError } from "graphql";
+import { DeadlinePassedError } from "../db/deadline.ts";
 import { UnstorableTextError } from "../db/text-guard.ts";
 
 export interface ErrorDetail {
@@ -24,6 +25,11 @@ export class ApiError extends GraphQLError {
 
   static notFound(what: string): ApiError {
     return new ApiError(404, `${what} not found`);
+  }
+
+  /** What toApiError made of an unexpected error: masked, and logged with its stack by each transport. */
+  get unexpected(): boolean {
+    return this.status === 500;
   }
 }
 
@@ -65,6 +71,8 @@ export function toApiError(error: unknown): ApiError {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (original instanceof ApiError) return original;
   if (original instanceof UnstorableTextError) return ApiError.invalid(original.field, original.message);
+  // Work cut short by the request's deadline: its answer is the 503 of src/app.ts, and nothing went wrong.
+  if (original instanceof DeadlinePassedError) return new ApiError(503, "Request timed out");
   if (error instanceof GraphQLError && !error.path) {
     const detail = coercionDetail(error.message);
     if (detail) return new ApiError(422, "Validation failed", [detail]);

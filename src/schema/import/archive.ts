@@ -4,13 +4,15 @@
 // file is ever held in memory. Other members are named in the report as skipped.
 // Everything is counted as it inflates, against limits.ts: a member whose header says it is too large is
 // refused before its bytes are read, and the bytes are counted too (the header is the sender's word).
-// Refused, the reading stops at once and whatever was staged is removed.
+// Refused, the reading stops at once and whatever was staged is removed. So it does at the request's
+// deadline: thousands of small files take seconds to stage, and no query is made meanwhile to be refused.
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
+import { type Deadline, DeadlinePassedError } from "../../db/deadline.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { sizeText } from "../assets/limits.ts";
 import { ApiError } from "../errors.ts";
@@ -36,6 +38,7 @@ export async function readArchive(
   source: Readable,
   storage: Storage,
   limits: ArchiveLimits,
+  deadline?: Deadline,
 ): Promise<ImportArchive> {
   const archive: ImportArchive = { document: undefined, files: new Map(), skipped: [] };
   const tooLarge = {
@@ -87,7 +90,9 @@ export async function readArchive(
     pipeline(
       source,
       createGunzip({ chunkSize: INFLATE_CHUNK }),
-      counted(limits.total, tooLarge.total),
+      counted(limits.total, tooLarge.total, () => {
+        if (deadline?.refuses()) throw new DeadlinePassedError();
+      }),
       extract,
     ),
     reading,
@@ -97,7 +102,9 @@ export async function readArchive(
   );
   if (failures.length > 0) {
     await discardAll(storage, archive);
-    const refusal = failures.find((error) => error instanceof ApiError);
+    const refusal = failures.find(
+      (error) => error instanceof ApiError || error instanceof DeadlinePassedError,
+    );
     if (refusal) throw refusal;
     const error = failures[0];
     throw new ApiError(400, "Malformed archive", [
@@ -119,14 +126,21 @@ export async function discardAll(
   for (const file of archive.files.values()) await storage.discard(file.staged);
 }
 
-/** The bytes passing through, failing with `tooLarge()` once there are more than `limit`. */
+/**
+ * The bytes passing through, failing with `tooLarge()` once there are more than `limit`, or with what
+ * `onChunk` throws.
+ */
 function counted(limit: number, tooLarge: () => ApiError, onChunk?: (chunk: Buffer) => void): Transform {
   let size = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
       if (size > limit) return done(tooLarge());
-      onChunk?.(chunk);
+      try {
+        onChunk?.(chunk);
+      } catch (error) {
+        return done(error as Error);
+      }
       done(null, chunk);
     },
   });

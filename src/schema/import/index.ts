@@ -67,6 +67,7 @@ export async function importSite(
           source.archive,
           ctx.storage,
           operator ? OPERATOR_ARCHIVE_LIMITS : archiveLimits(ctx.uploadLimit),
+          ctx.deadline,
         )
       : { document: source.document, files: new Map<string, StagedAsset>(), skipped: [] };
   const run: ImportRun = {
