@@ -6,9 +6,9 @@ import { limitPlugins } from "./graphql-limits.ts";
 import { paramsPlugin } from "./graphql-params.ts";
 import { Request, Response } from "./http/fetch-api.ts";
 import { readLimitedText } from "./http/limited-body.ts";
-import { log } from "./log.ts";
+import { publicError } from "./http/public-error.ts";
 import { cachedExecute } from "./schema/cached-execute.ts";
-import { ApiError, toApiError } from "./schema/errors.ts";
+import { ApiError } from "./schema/errors.ts";
 import type { Context } from "./schema/index.ts";
 
 /**
@@ -95,9 +95,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     // and those of the server logged with their stack, as REST logs them (src/rest/errors.ts).
     maskedErrors: {
       maskError(error, message, isDev) {
-        const apiError = toApiError(error);
-        if (apiError.unexpected)
-          log({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) });
+        const apiError = publicError(error);
         if (
           apiError.status >= 500 ||
           !(error instanceof GraphQLError) ||

@@ -3,9 +3,10 @@
 // error carrying REST's error body ({error, status, details}) so that an assistant can mend its call.
 // Every call is logged like a request: tool, status, duration; never arguments (they may hold secrets).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { publicError } from "../http/public-error.ts";
 import type { Log } from "../log.ts";
 import type { RateLimitDecision } from "../rate-limit/index.ts";
-import { ApiError, toApiError } from "../schema/errors.ts";
+import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { argumentProblems } from "./arguments.ts";
 import type { RunOperation } from "./operation.ts";
@@ -46,15 +47,8 @@ export async function callTool(
       structuredContent: structured,
     };
   } catch (error) {
-    const apiError = toApiError(error);
+    const apiError = publicError(error, { tool: tool.name }, session.log);
     status = apiError.status;
-    if (apiError.unexpected)
-      session.log({
-        level: "error",
-        msg: "unexpected error",
-        tool: tool.name,
-        error: String((error as Error)?.stack ?? error),
-      });
     const body = { error: apiError.message, status, details: apiError.details };
     return {
       isError: true,

@@ -7,8 +7,8 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { publicError } from "../http/public-error.ts";
 import type { Log } from "../log.ts";
-import { toApiError } from "../schema/errors.ts";
 import { callTool, type ToolSession } from "./run-tool.ts";
 import type { Tool } from "./tool.ts";
 
@@ -57,14 +57,7 @@ async function masked<T>(log: Log, method: string, answer: () => Promise<T>): Pr
     return await answer();
   } catch (error) {
     if (error instanceof McpError) throw error;
-    const apiError = toApiError(error);
-    if (apiError.unexpected)
-      log({
-        level: "error",
-        msg: "unexpected error",
-        method,
-        error: String((error as Error)?.stack ?? error),
-      });
+    const apiError = publicError(error, { method }, log);
     // The SDK answers an error's code and message; an McpError's message would carry "MCP error -32603: ".
     throw Object.assign(new Error(apiError.message), { code: ErrorCode.InternalError });
   }

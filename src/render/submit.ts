@@ -6,8 +6,8 @@
 // posted from with the form's errors and values, else a page listing them).
 import { type GraphQLSchema, parse } from "graphql";
 import { Response } from "../http/fetch-api.ts";
+import { publicError } from "../http/public-error.ts";
 import { cachedExecute } from "../schema/cached-execute.ts";
-import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { readFormBody } from "./form-body.ts";
 import { escapeHtml } from "./html.ts";
@@ -64,7 +64,7 @@ export async function handleSubmit(
   try {
     posted = await readFormBody(request);
   } catch (error) {
-    const apiError = toApiError(error);
+    const apiError = publicError(error);
     return json({ error: apiError.message, details: apiError.details }, apiError.status);
   }
   const fields: Record<string, string> = {};
@@ -89,7 +89,7 @@ export async function handleSubmit(
   });
   const error = result.errors?.[0];
   if (error) {
-    const apiError = toApiError(error);
+    const apiError = publicError(error);
     const title = pageTitles[apiError.status];
     if (wantsJson || !title)
       return json({ error: apiError.message, details: apiError.details }, apiError.status);

@@ -1,17 +1,12 @@
 // Every REST error body is { error, details: [{path, message}] } (content-api.md, "Errors"); internal
 // errors are logged and masked.
 import { Response } from "../http/fetch-api.ts";
-import { log } from "../log.ts";
-import { ApiError, toApiError } from "../schema/errors.ts";
+import { publicError } from "../http/public-error.ts";
+import { ApiError } from "../schema/errors.ts";
 
 /** `graphql`: a GraphQL client's `errors` too, for an answer made before /graphql was reached (src/app.ts). */
 export function errorResponse(errors: readonly unknown[], graphql = false): Response {
-  const apiErrors = errors.map((error) => {
-    const apiError = toApiError(error);
-    if (apiError.unexpected)
-      log({ level: "error", msg: "unexpected error", error: String((error as Error)?.stack ?? error) });
-    return apiError;
-  });
+  const apiErrors = errors.map((error) => publicError(error));
   const status = Math.max(...apiErrors.map((error) => error.status));
   const chosen = apiErrors.filter((error) => error.status === status);
   const first = chosen[0] ?? new ApiError(500, "Internal server error");

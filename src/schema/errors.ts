@@ -3,6 +3,7 @@
 import { GraphQLError } from "graphql";
 import { DeadlinePassedError } from "../db/deadline.ts";
 import { UnstorableTextError } from "../db/text-guard.ts";
+import { isForeignKeyViolation, missingRecord } from "./prisma-errors.ts";
 
 export interface ErrorDetail {
   path: string;
@@ -73,6 +74,18 @@ export function toApiError(error: unknown): ApiError {
   if (original instanceof UnstorableTextError) return ApiError.invalid(original.field, original.message);
   // Work cut short by the request's deadline: its answer is the 503 of src/app.ts, and nothing went wrong.
   if (original instanceof DeadlinePassedError) return new ApiError(503, "Request timed out");
+  // A write checks what it names before its own statements; another request's delete may come between.
+  // The record it changes gone: as if it had been gone before (404). One it refers to gone: a conflict,
+  // and the same request sent again is answered as any naming a record that does not exist.
+  const missing = missingRecord(original);
+  if (missing)
+    return ApiError.notFound(
+      missing.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/ ./g, (s) => s.toLowerCase()),
+    );
+  if (isForeignKeyViolation(original))
+    return new ApiError(409, "Conflict", [
+      { path: "", message: "names a record that was deleted at the same time: send it again" },
+    ]);
   if (error instanceof GraphQLError && !error.path) {
     const detail = coercionDetail(error.message);
     if (detail) return new ApiError(422, "Validation failed", [detail]);

@@ -7,3 +7,10 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "P2003" || code === "P2014";
 }
+
+/** The record an update, delete or `…OrThrow` read needed is gone: the model it looked in, else undefined. */
+export function missingRecord(error: unknown): string | undefined {
+  const known = error as { code?: unknown; meta?: { modelName?: unknown } } | null;
+  if (known?.code !== "P2025") return undefined;
+  return typeof known.meta?.modelName === "string" ? known.meta.modelName : "Record";
+}

@@ -48,7 +48,8 @@ export async function applyGlobalUpdate(
         blueprint: { select: { id: true, handle: true, title: true, fields: true } },
       },
     });
-    if (!stored) throw ApiError.notFound("Global");
+    // Read in two statements: a global deleted between them comes without its blueprint.
+    if (!stored?.blueprint) throw ApiError.notFound("Global");
     const before = readFields(stored.blueprint.fields);
     const after = fields != null ? mergeFields(before, fields as FieldInput[]) : before;
     const problems = new Problems();

@@ -12,6 +12,7 @@ import { ApiError, Problems } from "../errors.ts";
 import { formFieldsOf } from "../forms/form-fields.ts";
 import { submissionMails } from "../forms/notify.ts";
 import { enqueueMail } from "../mail/enqueue.ts";
+import { isForeignKeyViolation } from "../prisma-errors.ts";
 import type { Tx } from "../webhooks/outbox.ts";
 import { hostName } from "./host.ts";
 import { countSubmission, looksLikeSpam } from "./spam.ts";
@@ -87,7 +88,8 @@ export async function submitForm(
     where: { ...scope, handle },
     include: { collection: true, blueprint: { select: { id: true, fields: true } } },
   });
-  if (!form) throw ApiError.notFound("Form");
+  // Read in several statements: a form deleted with its collection between them comes without it.
+  if (!form?.collection || !form.blueprint) throw ApiError.notFound("Form");
   const answer = {
     message: posted.success_message || form.successMessage || "Thank you for your submission!",
     redirect_url:
@@ -128,16 +130,22 @@ export async function submitForm(
       ? (tx: Tx, entryId: string) =>
           enqueueMail(ctx, tx, { ...scope, id: entryId, domain: hostName(site.domain) }, mails)
       : undefined;
-  await insertEntry(
-    ctx,
-    scope,
-    form.collection,
-    input,
-    { blueprint, ...normalized },
-    {},
-    {},
-    ["form.submitted"],
-    notify,
-  );
+  try {
+    await insertEntry(
+      ctx,
+      scope,
+      form.collection,
+      input,
+      { blueprint, ...normalized },
+      {},
+      {},
+      ["form.submitted"],
+      notify,
+    );
+  } catch (error) {
+    // The collection was deleted since the form was read, and the form with it.
+    if (isForeignKeyViolation(error)) throw ApiError.notFound("Form");
+    throw error;
+  }
   return { saved: true, ...answer };
 }

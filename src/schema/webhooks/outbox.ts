@@ -2,6 +2,7 @@
 // transaction of the change it tells of, so an acknowledged change always has its events (and a change
 // rolled back has none). Accounts without such a webhook pay one kept lookup and nothing else.
 import type { Db } from "../../db/client.ts";
+import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Context } from "../context.ts";
 import { newId, prefixes } from "../ids.ts";
 import { type ChangeEvent, type EventType, listensTo } from "./events.ts";
@@ -86,11 +87,30 @@ export async function recordEvents(
     }
   }
   if (rows.length === 0) return;
-  const ids = rows.map(() => newId(prefixes.delivery)).sort();
+  const kept = await undeleted(ctx, tx, [...new Set(rows.map((row) => row.webhookId))]);
+  const delivered = rows.filter((row) => kept.has(row.webhookId));
+  if (delivered.length === 0) return;
+  const ids = delivered.map(() => newId(prefixes.delivery)).sort();
   await tx.webhookDelivery.createMany({
-    data: rows.map((row, index) => ({ ...row, id: ids[index] as string })),
+    data: delivered.map((row, index) => ({ ...row, id: ids[index] as string })),
   });
   ctx.webhookDispatch.nudge();
+}
+
+/**
+ * Of the listening webhooks (a kept lookup, which may predate another request's delete of one), those
+ * still there: a delivery for a deleted one would fail the write it tells of. On PostgreSQL they are also
+ * locked against deletion until the write commits (a delete then waits, and takes the deliveries with
+ * it); SQLite runs one write at a time.
+ */
+async function undeleted(ctx: Context, tx: Tx, webhookIds: string[]): Promise<Set<string>> {
+  const rows =
+    ctx.provider === "postgresql"
+      ? await tx.$queryRaw<{ id: string }[]>(
+          Prisma.sql`SELECT "id" FROM "Webhook" WHERE "id" IN (${Prisma.join(webhookIds)}) FOR KEY SHARE`,
+        )
+      : await tx.webhook.findMany({ where: { id: { in: webhookIds } }, select: { id: true } });
+  return new Set(rows.map((row) => row.id));
 }
 
 /**

@@ -1,0 +1,219 @@
+// Writes racing the delete of what they change or name, through two server processes on one database: a
+// write checks its records before its own statements, and another request's delete may come between.
+// The record it changes gone is a 404, as if it had been gone before; a record it names gone is a 409
+// (the same request again is answered as any naming a record that does not exist); a webhook deleted
+// meanwhile never fails the content write whose events it would have had. Never a 500, and nothing the
+// server calls unexpected in its log.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteRequest } from "./helpers/site.ts";
+
+const ROUNDS = 5;
+let server: TestServer;
+let twin: TestServer;
+let account: TestAccount;
+/** Requests alternate between the two processes. */
+let clients: Api[];
+let turn = 0;
+const client = () => clients[turn++ % clients.length] as Api;
+
+beforeAll(async () => {
+  // Webhooks to a receiver on loopback (nothing listens there: deliveries are only recorded).
+  server = await startServer({ OUTBOUND_ALLOW_PRIVATE: "true" });
+  twin = await server.twin();
+  account = await createAccount(server, "Deleters");
+  clients = [api(server, account), api(twin, account)];
+}, 60_000);
+afterAll(async () => {
+  await twin?.stop();
+  await server?.stop();
+});
+
+/** Runs `racers` with `deleter` among them, all at once. */
+async function race(racers: (() => Promise<ApiResponse>)[], deleter: () => Promise<ApiResponse>) {
+  const sent = racers.map((send) => send());
+  const deleted = deleter();
+  return { answers: await Promise.all(sent), deleted: await deleted };
+}
+
+/** Statuses outside `allowed`, with their bodies. */
+const unexpected = (answers: { status: number; text: string }[], allowed: number[]) =>
+  answers
+    .filter((answer) => !allowed.includes(answer.status))
+    .map((answer) => `${answer.status} ${answer.text}`);
+
+/** What either process logged as an unexpected error since this test began. */
+let logged = [0, 0];
+beforeEach(() => {
+  logged = [server.output.length, twin.output.length];
+});
+const quiet = () =>
+  [server, twin]
+    .flatMap((process, index) => process.output.slice(logged[index]))
+    .filter((line) => line.includes("unexpected error"));
+
+let serial = 0;
+const unique = (prefix: string) => `${prefix}-${++serial}`;
+
+async function collectionNamed(handle: string, fields: object[] = [{ handle: "x", type: "text" }]) {
+  await expectCreated(
+    client().post("/collections", {
+      name: handle,
+      handle,
+      routing: `${handle}/:handle`,
+      blueprint: { fields },
+    }),
+  );
+}
+
+describe("an update racing the delete of its record", () => {
+  const kinds: Record<string, { make(handle: string): Promise<string>; change(index: number): object }> = {
+    collections: {
+      make: async (handle) => {
+        await collectionNamed(handle);
+        return handle;
+      },
+      change: (index) => ({ name: `Name ${index}` }),
+    },
+    navigations: {
+      make: async (handle) => {
+        await expectCreated(client().post("/navigations", { title: handle, handle }));
+        return handle;
+      },
+      change: (index) => ({ title: `Title ${index}` }),
+    },
+    templates: {
+      make: async (handle) => {
+        await expectCreated(client().post("/templates", { template: { handle, html: "x" } }));
+        return handle;
+      },
+      change: (index) => ({ template: { html: `x ${index}` } }),
+    },
+    blueprints: {
+      make: async (handle) => {
+        await expectCreated(client().post("/blueprints", { title: handle, handle, fields: [] }));
+        return handle;
+      },
+      change: (index) => ({ title: `Title ${index}` }),
+    },
+    globals: {
+      make: async (handle) => {
+        const name = handle.replace(/-/g, "_");
+        await expectCreated(
+          client().post("/globals", { name, handle: name, fields: [{ handle: "x", type: "text" }] }),
+        );
+        return name;
+      },
+      change: (index) => ({ x: `value ${index}` }),
+    },
+    webhooks: {
+      make: async () =>
+        (
+          await expectCreated(
+            client().post("/webhooks", { url: "http://127.0.0.1:9/hook", events: ["entry.created"] }),
+          )
+        ).id as string,
+      change: (index) => ({ description: `Description ${index}` }),
+    },
+  };
+
+  for (const [kind, { make, change }] of Object.entries(kinds)) {
+    it(`of ${kind} answers 200 before it and 404 after it, never 500`, async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const path = `/${kind}/${await make(unique(kind.slice(0, 3)))}`;
+        const { answers, deleted } = await race(
+          Array.from({ length: 15 }, (_, index) => () => client().patch(path, change(index))),
+          () => client().delete(path),
+        );
+        expect(deleted.status, deleted.text).toBe(204);
+        expect(unexpected(answers, [200, 404])).toEqual([]);
+        for (const gone of answers.filter((answer) => answer.status === 404))
+          expect(gone.body).toEqual({ error: expect.stringMatching(/ not found$/), details: [] });
+        expect((await client().get(path)).status).toBe(404);
+      }
+      expect(quiet()).toEqual([]);
+    });
+  }
+});
+
+describe("a write naming a record deleted meanwhile", () => {
+  it("an entry whose entity field names an entry being deleted is created, refused 422, or a 409", async () => {
+    const handle = unique("refs");
+    await collectionNamed(handle, [{ handle: "related", type: "entity" }]);
+    const entries = `/collections/${handle}/entries`;
+    for (let round = 0; round < ROUNDS; round++) {
+      const target = `target-${round}`;
+      await expectCreated(client().post(entries, { handle: target, title: "Target" }));
+      const { answers } = await race(
+        Array.from(
+          { length: 15 },
+          (_, index) => () =>
+            client().post(entries, { handle: `from-${round}-${index}`, title: "From", related: target }),
+        ),
+        () => client().delete(`${entries}/${target}`),
+      );
+      expect(unexpected(answers, [201, 409, 422])).toEqual([]);
+      for (const conflict of answers.filter((answer) => answer.status === 409))
+        expect(conflict.body).toEqual({
+          error: "Conflict",
+          details: [{ path: "", message: "names a record that was deleted at the same time: send it again" }],
+        });
+    }
+    expect(quiet()).toEqual([]);
+  });
+
+  it("content writes go on while a webhook listening to them is deleted, every one saved", async () => {
+    const handle = unique("hooked");
+    await collectionNamed(handle);
+    const entries = `/collections/${handle}/entries`;
+    for (let round = 0; round < ROUNDS; round++) {
+      const hook = await expectCreated(
+        client().post("/webhooks", { url: "http://127.0.0.1:9/hook", events: ["*"] }),
+      );
+      const { answers, deleted } = await race(
+        Array.from(
+          { length: 20 },
+          (_, index) => () => client().post(entries, { handle: `e-${round}-${index}`, title: "Entry" }),
+        ),
+        () => client().delete(`/webhooks/${hook.id}`),
+      );
+      expect(deleted.status).toBe(204);
+      expect(unexpected(answers, [201])).toEqual([]);
+    }
+    const listed = await client().get(`${entries}?per_page=1`);
+    expect(listed.body.pagination.total).toBe(ROUNDS * 20);
+    expect(quiet()).toEqual([]);
+  });
+
+  it("form submissions racing the delete of the form's collection are saved or answered 404", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const handle = unique("submitted");
+      await collectionNamed(handle, [{ handle: "message", type: "text" }]);
+      await expectCreated(
+        client().post("/forms", {
+          title: "Contact",
+          handle,
+          collection_handle: handle,
+          blueprint_handle: handle,
+        }),
+      );
+      const submit = (index: number) => () =>
+        siteRequest(index % 2 ? twin : server, `/cms/${handle}/submit`, account.domain, {
+          method: "POST",
+          headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ "fields[message]": `Hello ${index}` }).toString(),
+        });
+      const sent = Array.from({ length: 20 }, (_, index) => submit(index)());
+      const deleted = await client().delete(`/collections/${handle}`);
+      const answers = await Promise.all(sent);
+      expect(deleted.status).toBe(204);
+      expect(unexpected(answers, [200, 404])).toEqual([]);
+      for (const gone of answers.filter((answer) => answer.status === 404))
+        expect(JSON.parse(gone.text)).toEqual({ error: "Form not found", details: [] });
+    }
+    expect(quiet()).toEqual([]);
+  });
+});
