@@ -19,16 +19,29 @@ const parsedTemplates = new ParsedTemplateCache(undefined, undefined, (templates
   if (last) templates.push(pacer(last.token));
 });
 
-const exists = (file: string) => renderScope().templates.has(templateHandle(file));
+/**
+ * Where `{% render %}` and `{% include %}` look (liquidjs's `partials` root). A partial the account lacks
+ * renders as its own name, as on the service (its previewer's file system gives a missing file's path as
+ * its source), so that one missing partial does not take the whole page down; a missing page template or
+ * layout is still an error.
+ */
+/** Not a handle: handles have no `:`. */
+const PARTIALS = "partial:";
+
+const exists = (file: string) =>
+  file.startsWith(PARTIALS) || renderScope().templates.has(templateHandle(file));
 const read = (file: string) => {
-  const html = renderScope().templates.get(templateHandle(file));
-  if (html === undefined) throw new Error(`template '${templateHandle(file)}' not found`);
-  return html;
+  const handle = templateHandle(file.startsWith(PARTIALS) ? file.slice(PARTIALS.length) : file);
+  const html = renderScope().templates.get(handle);
+  if (html !== undefined) return html;
+  // Parsed as Liquid like any source: a name from data (`{% render entry.kind %}`) must not bring tags.
+  if (file.startsWith(PARTIALS)) return /^[\w./-]*$/.test(handle) ? handle : "";
+  throw new Error(`template '${handle}' not found`);
 };
 
 export const engine = new Liquid({
   root: [""],
-  partials: [""],
+  partials: [PARTIALS],
   layouts: [""],
   extname: "",
   relativeReference: false,
@@ -50,7 +63,7 @@ export const engine = new Liquid({
     existsSync: exists,
     readFile: async (file) => read(file),
     readFileSync: read,
-    resolve: (_root, file) => templateHandle(file),
+    resolve: (root, file) => (root === PARTIALS ? PARTIALS : "") + templateHandle(file),
     contains: async () => true,
     containsSync: () => true,
   },

@@ -171,6 +171,16 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
   );
 }
 
+/**
+ * Liquid's: an integer divided by an integer is rounded down (`{{ 10 | divided_by: 4 }}` is 2, a theme's
+ * "min read"); liquidjs divides exactly unless told. JSON has one kind of number, so a whole number counts
+ * as an integer here.
+ */
+function dividedBy(dividend: unknown, divisor: unknown): number {
+  const [a, b] = [Number(dividend), Number(divisor)];
+  return Number.isInteger(a) && Number.isInteger(b) && b !== 0 ? Math.floor(a / b) : a / b;
+}
+
 export function registerCmsFilters(engine: Liquid): void {
   engine.registerFilter("asset_url", assetUrl);
   engine.registerFilter("image_tag", imageTag);
@@ -178,6 +188,7 @@ export function registerCmsFilters(engine: Liquid): void {
   engine.registerFilter("stylesheet_tag", stylesheetTag);
   engine.registerFilter("video_player", videoPlayer);
   engine.registerFilter("default_pagination", defaultPagination);
+  engine.registerFilter("divided_by", dividedBy);
   noteClockReads(engine);
   for (const [name, filter] of Object.entries(engine.filters))
     engine.registerFilter(name, paced(name, filter));

@@ -11,8 +11,15 @@ import type { SiteData, SitePage } from "./site-data.ts";
  * own fields.
  */
 function siteContext(site: SiteData, currentPath: string, currentPage: number): Record<string, unknown> {
+  return { ...site.globals, ...serviceVariables(site, currentPath, currentPage) };
+}
+
+/**
+ * What the service itself gives every page: no global or entry field hides these (a page with a field
+ * `navigation` or `site` still renders the layout's menu and title).
+ */
+function serviceVariables(site: SiteData, currentPath: string, currentPage: number) {
   return {
-    ...site.globals,
     globals: site.globals,
     navigation: site.navigations,
     forms: site.forms,
@@ -23,13 +30,17 @@ function siteContext(site: SiteData, currentPath: string, currentPage: number): 
 }
 
 /**
- * Page context: an entry's fields at the top level (winning over globals), as `entry` and under its
- * collection's handle; an index page's entries as `<handle>.entries`, its `pagination` and, as on the
+ * Page context: an entry's fields at the top level (winning over globals, decisions.md, but not over the
+ * service's own variables), as `entry` and under its collection's handle; an index page's entries as `<handle>.entries`, its `pagination` and, as on the
  * service, `page` the page number.
  */
-function pageContext(page: SitePage, currentPage: number): Record<string, unknown> {
+function pageContext(
+  page: SitePage,
+  currentPage: number,
+  service: ReturnType<typeof serviceVariables>,
+): Record<string, unknown> {
   if (page.kind === "entry" && page.entry) {
-    return { ...page.entry, entry: page.entry, [page.collection.handle]: page.entry };
+    return { ...page.entry, ...service, entry: page.entry, [page.collection.handle]: page.entry };
   }
   const entries = page.entries ?? [];
   return {
@@ -49,7 +60,8 @@ export async function renderPage(
   has: (handle: string) => boolean,
 ): Promise<string> {
   const currentPage = page.current_page ?? 1;
-  const context = { ...siteContext(site, url.pathname, currentPage), ...pageContext(page, currentPage) };
+  const service = serviceVariables(site, url.pathname, currentPage);
+  const context = { ...site.globals, ...service, ...pageContext(page, currentPage, service) };
   const title = String(page.entry?.title ?? page.collection.name);
   const description = typeof page.entry?.description === "string" ? page.entry.description : undefined;
   const header = contentForHeader({

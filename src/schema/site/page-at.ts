@@ -14,9 +14,11 @@ const PAGED = /^(.*)\/page\/(\d{1,6})\/?$/;
 export async function pageAt(
   ctx: Context,
   scope: AccountScope,
-  path: string,
+  requested: string,
   page: number,
 ): Promise<PageAt | null> {
+  // `/about/` is the page at `/about`, as on the service: links imported from other sites end in a slash.
+  const path = requested.replace(/(?<=.)\/+$/, "");
   const entry = await entryPageAt(ctx, scope, path);
   if (entry) return { ...entry, current_page: page, base_path: path };
   const paged = PAGED.exec(path);

@@ -1,0 +1,105 @@
+// What a theme written for the hosted service meets here as it does there (its previewer, Airogel/liquiditor,
+// is the reference), on both databases: the service's own variables (`site`, `navigation`, …) are not
+// hidden by an entry's fields of the same name, while a global is (decisions.md: the entry field wins, the
+// global stays at `globals.<handle>`); a partial the account lacks renders as its name instead of taking
+// the page down; an entry's URL with a trailing slash is its page; an integer divided by an integer is
+// rounded down, as Liquid does.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type Api, api } from "./helpers/api.ts";
+import { expectCreated } from "./helpers/assertions.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { startServer, type TestServer } from "./helpers/server.ts";
+import { siteGet } from "./helpers/site.ts";
+
+let server: TestServer;
+let account: TestAccount;
+let client: Api;
+
+const template = (handle: string, kind: string, html: string) =>
+  expectCreated(client.post("/templates", { template: { handle, kind, html } }));
+
+beforeAll(async () => {
+  server = await startServer();
+  account = await createAccount(server, "Themed");
+  client = api(server, account);
+  await template(
+    "theme",
+    "layout",
+    "<title>{{ site.title }}</title><nav>{% for item in navigation.main %}{{ item.title }};{% endfor %}</nav>" +
+      "<main>{{ content_for_layout }}</main>",
+  );
+  await template("byline", "partial", "by the team");
+  await template(
+    "post",
+    "template",
+    "[{{ title }}|{{ seo }}|{{ globals.seo.tagline }}|{{ posts.navigation }}|{{ current_path }}]" +
+      "[{% render 'byline' %}|{% render 'missing_partial' %}|after]" +
+      "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}]",
+  );
+  await expectCreated(
+    client.post("/collections", {
+      name: "Posts",
+      handle: "posts",
+      routing: "blog/:handle",
+      template_handle: "post",
+      blueprint: {
+        fields: ["seo", "navigation", "site", "current_path"].map((handle) => ({ handle, type: "text" })),
+      },
+    }),
+  );
+  await expectCreated(
+    client.post("/globals", {
+      // The global's name is its `title`.
+      name: "Acme",
+      handle: "site",
+      fields: [{ handle: "tagline", type: "text" }],
+    }),
+  );
+  await expectCreated(
+    client.post("/globals", {
+      name: "SEO",
+      handle: "seo",
+      fields: [{ handle: "tagline", type: "text" }],
+      tagline: "Global tagline",
+    }),
+  );
+  await expectCreated(client.post("/navigations", { title: "Main", handle: "main" }));
+  await expectCreated(client.post("/navigations/main/items", { title: "Home", url: "/" }));
+  await expectCreated(
+    client.post("/collections/posts/entries", {
+      handle: "hello",
+      title: "Hello",
+      seo: "Entry seo",
+      navigation: "Entry navigation",
+      site: "https://entry.example",
+      current_path: "entry path",
+    }),
+  );
+}, 60_000);
+afterAll(() => server?.stop());
+
+const main = (html: string) => /<main>(.*)<\/main>/s.exec(html)?.[1];
+
+it("an entry's fields hide a global of their name, never the service's `site`, `navigation` or `current_path`", async () => {
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  expect(page.status, page.text).toBe(200);
+  expect(page.text).toContain("<title>Acme</title><nav>Home;</nav>");
+  expect(main(page.text)).toMatch(/^\[Hello\|Entry seo\|Global tagline\|Entry navigation\|\/blog\/hello\]/);
+});
+
+it("a partial the account lacks renders as its name, and the page goes on", async () => {
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  expect(main(page.text)).toContain("[by the team|missing_partial|after]");
+});
+
+it("an integer divided by an integer is rounded down; with a fraction it is exact", async () => {
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  expect(main(page.text)).toContain("[2|-4|3.75|20]");
+});
+
+it("an entry's URL with a trailing slash is its page; an unknown one is still a 404", async () => {
+  const slashed = await siteGet(server, "/blog/hello/", account.domain);
+  expect(slashed.status, slashed.text).toBe(200);
+  expect(main(slashed.text)).toMatch(/^\[Hello\|/);
+  expect((await siteGet(server, "/blog/nobody/", account.domain)).status).toBe(404);
+});
