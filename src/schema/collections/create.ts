@@ -3,6 +3,7 @@
 // written in one transaction.
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { type AccountScope, accountScope } from "../access.ts";
+import { lockAccount } from "../account-lock.ts";
 import { accountArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
@@ -14,19 +15,21 @@ import { recordEvents } from "../webhooks/outbox.ts";
 import { planBlueprint, unowned } from "./attach-blueprint.ts";
 import { type CollectionCreate, CollectionCreateInput } from "./inputs.ts";
 import { CollectionCreatePayload } from "./payload.ts";
-import { checkCollection, collectionColumns } from "./rules.ts";
+import { checkCollection, checkRootRouting, collectionColumns } from "./rules.ts";
 import { applyCollectionUpdate } from "./update.ts";
 
 async function insertCollection(ctx: Context, scope: AccountScope, input: CollectionCreate): Promise<string> {
   requireHandleStyle(ctx, "handle", input.handle);
   const problems = new Problems();
-  const settled = { routing: input.routing, rootRouting: input.root_routing ?? false };
-  await checkCollection(ctx, scope, settled, input, problems);
+  await checkCollection(ctx, scope, input, problems);
   const blueprint = await planBlueprint(ctx, scope, input, problems);
   problems.throwIfAny();
   const id = newId(prefixes.collection);
   const { name, handle, routing } = input;
   await ctx.db.$transaction(async (tx) => {
+    await lockAccount(ctx, tx, scope.accountId);
+    await checkRootRouting(tx, scope, { routing, rootRouting: input.root_routing ?? false }, problems);
+    problems.throwIfAny();
     await tx.collection.create({
       data: { ...collectionColumns(input), ...scope, id, name, handle, routing },
     });

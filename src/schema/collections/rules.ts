@@ -4,6 +4,7 @@ import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
 import type { Problems } from "../errors.ts";
 import { checkTemplateHandles } from "../templates/references.ts";
+import type { Tx } from "../webhooks/outbox.ts";
 import type { CollectionUpdate } from "./inputs.ts";
 
 type Columns = Partial<
@@ -46,11 +47,10 @@ interface Settled {
   rootRouting: boolean;
 }
 
-/** Problems with the collection as it will be after the write (`settled`) caused by `input`. */
+/** Problems with the templates `input` names. */
 export async function checkCollection(
   ctx: Context,
   scope: AccountScope,
-  settled: Settled,
   input: CollectionUpdate,
   problems: Problems,
 ): Promise<void> {
@@ -64,11 +64,23 @@ export async function checkCollection(
     },
     problems,
   );
+}
+
+/**
+ * Problems with the collection as the write leaves it (`settled`): root routing needs `:handle` and is
+ * one collection's only. Read through the write's transaction, after `lockAccount`.
+ */
+export async function checkRootRouting(
+  tx: Tx,
+  scope: AccountScope,
+  settled: Settled,
+  problems: Problems,
+): Promise<void> {
   if (!settled.rootRouting) return;
   if (settled.routing.replace(/^\/|\/$/g, "") !== ":handle") {
     problems.add("root_routing", "requires routing ':handle'");
   }
-  const other = await ctx.db.collection.findFirst({
+  const other = await tx.collection.findFirst({
     where: { ...scope, rootRouting: true, ...(settled.id && { id: { not: settled.id } }) },
     select: { handle: true },
   });

@@ -2,6 +2,7 @@
 // in the same transaction.
 import type { Collection } from "../../generated/sqlite/client.ts";
 import { type AccountScope, accountScope } from "../access.ts";
+import { lockAccount } from "../account-lock.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
@@ -12,7 +13,7 @@ import { isUniqueViolation } from "../prisma-errors.ts";
 import { recordEvents } from "../webhooks/outbox.ts";
 import { findCollection } from "./find.ts";
 import { type CollectionUpdate, CollectionUpdateInput } from "./inputs.ts";
-import { checkCollection, collectionColumns } from "./rules.ts";
+import { checkCollection, checkRootRouting, collectionColumns } from "./rules.ts";
 import { CollectionRef } from "./type.ts";
 
 export async function applyCollectionUpdate(
@@ -21,15 +22,24 @@ export async function applyCollectionUpdate(
   stored: Collection,
   input: CollectionUpdate,
 ): Promise<void> {
-  const routing = input.routing ?? stored.routing;
-  const rootRouting = input.root_routing ?? stored.rootRouting;
   if (input.handle != null && input.handle !== stored.handle) requireHandleStyle(ctx, "handle", input.handle);
   const problems = new Problems();
-  await checkCollection(ctx, scope, { id: stored.id, routing, rootRouting }, input, problems);
+  await checkCollection(ctx, scope, input, problems);
   problems.throwIfAny();
-  const pathsChange = routing !== stored.routing || rootRouting !== stored.rootRouting;
   try {
     await ctx.db.$transaction(async (tx) => {
+      // The row as this write finds it: another may have changed its routing since `stored` was read.
+      await lockAccount(ctx, tx, scope.accountId);
+      const current = await tx.collection.findFirst({
+        where: { id: stored.id },
+        select: { routing: true, rootRouting: true },
+      });
+      if (!current) throw ApiError.notFound("Collection");
+      const routing = input.routing ?? current.routing;
+      const rootRouting = input.root_routing ?? current.rootRouting;
+      await checkRootRouting(tx, scope, { id: stored.id, routing, rootRouting }, problems);
+      problems.throwIfAny();
+      const pathsChange = routing !== current.routing || rootRouting !== current.rootRouting;
       await tx.collection.update({ where: { id: stored.id }, data: collectionColumns(input) });
       if (pathsChange) await refreshPaths(tx, stored.id);
       const event = { type: "collection.updated", kind: "collection", id: stored.id } as const;

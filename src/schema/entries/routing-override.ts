@@ -3,6 +3,7 @@
 // the entry's content_path; null clears it and the routing applies again. A change records a revision.
 import { z } from "zod";
 import { type AccountScope, accountScope } from "../access.ts";
+import { lockAccount } from "../account-lock.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import { findCollection } from "../collections/find.ts";
@@ -13,7 +14,7 @@ import { prefixes } from "../ids.ts";
 import { pruneLater } from "../revisions/prune.ts";
 import { recordsRevisions, revisionAuthor } from "../revisions/record.ts";
 import { DOT_SEGMENTS, literalSegment, noDotSegments } from "../site-path.ts";
-import { recordEvents } from "../webhooks/outbox.ts";
+import { recordEvents, type Tx } from "../webhooks/outbox.ts";
 import { refreshPaths } from "./paths.ts";
 import { EntryRef } from "./type.ts";
 
@@ -38,15 +39,21 @@ export const EntryRoutingInput = builder.inputType("EntryRoutingInput", {
   }),
 });
 
-/** A 422 on `routing_override` when another entry of the account is at that path already. */
+/**
+ * A 422 on `routing_override` when another entry of the account is at that path already. Checked in the
+ * write's transaction, which it locks first (account-lock.ts): two entries given one path at once would
+ * each find it free.
+ */
 export async function requireFreeOverridePath(
   ctx: Context,
+  tx: Tx,
   scope: AccountScope,
   entryId: string,
   override: string | null,
 ): Promise<void> {
   if (!override) return;
-  const taken = await ctx.db.entry.findFirst({
+  await lockAccount(ctx, tx, scope.accountId);
+  const taken = await tx.entry.findFirst({
     where: { ...scope, contentPath: `/${override}`, id: { not: entryId } },
     select: { handle: true },
   });
@@ -75,9 +82,9 @@ builder.mutationField("entryRoutingUpdate", (t) =>
       const override = args.input.routing_override;
       if (override === undefined)
         return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id: entry.id } });
-      await requireFreeOverridePath(ctx, scope, entry.id, override);
       const editedBy = await revisionAuthor(ctx);
       const { version } = await ctx.db.$transaction(async (tx) => {
+        await requireFreeOverridePath(ctx, tx, scope, entry.id, override);
         await tx.entry.update({ where: { id: entry.id }, data: { routingOverride: override } });
         await refreshPaths(tx, collection.id, [entry.id]);
         const event = {

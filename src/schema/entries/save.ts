@@ -20,6 +20,7 @@ import { entryEvents } from "./events.ts";
 import type { EntryCreate, EntryUpdate } from "./inputs.ts";
 import { contentPath, type PathEntry, refreshChildPaths } from "./paths.ts";
 import type { PreparedEntry } from "./prepare.ts";
+import { requireFreeOverridePath } from "./routing-override.ts";
 
 /** The stored entry as an update needs it. */
 export const storedEntrySelect = {
@@ -177,6 +178,9 @@ export async function updateEntry(
   // The entry as the write leaves it (the stored row's other keys are ignored by entryEvents).
   const after: EntryRow = { ...stored, collectionId: collection.id, ...changes };
   const written = await ctx.db.$transaction(async (tx) => {
+    // A restored override takes its path only while no other entry has it (routing-override.ts).
+    if (system.routingOverride !== undefined)
+      await requireFreeOverridePath(ctx, tx, scope, stored.id, system.routingOverride);
     const { count } = await tx.entry.updateMany({
       where: { id: stored.id, version: stored.version },
       data: { ...changes, data: toJson(changes.data), version: { increment: 1 } },

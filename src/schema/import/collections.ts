@@ -4,7 +4,7 @@
 // stored. A changed routing moves the paths of its entries the file does not hold too (refreshPaths).
 import type { Collection } from "../../generated/sqlite/client.ts";
 import type { CollectionCreate } from "../collections/inputs.ts";
-import { checkCollection, collectionColumns } from "../collections/rules.ts";
+import { checkRootRouting, collectionColumns } from "../collections/rules.ts";
 import { refreshPaths } from "../entries/paths.ts";
 import { Problems } from "../errors.ts";
 import { prefixes } from "../ids.ts";
@@ -57,14 +57,8 @@ export async function planCollections(run: ImportRun, section: unknown, standalo
     if (rootRouting) roots.push(input.handle);
     // The rules of a collection write, but for its template handles, which may be in this file.
     const problems = new Problems();
-    const { template_handle, layout_handle, index_template_handle, ...rest } = input;
-    await checkCollection(
-      ctx,
-      scope,
-      { id: stored?.id, routing: input.routing, rootRouting },
-      rest,
-      problems,
-    );
+    const { template_handle, layout_handle, index_template_handle } = input;
+    await checkRootRouting(ctx.db, scope, { id: stored?.id, routing: input.routing, rootRouting }, problems);
     run.problems.addDetails(at, problems.list);
     checkTemplateRefs(run, at, { template_handle, layout_handle, index_template_handle });
     const enabled = feed.feed_enabled ?? stored?.stored?.feedEnabled ?? false;

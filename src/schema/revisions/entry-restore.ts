@@ -7,7 +7,6 @@ import { accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { EntryUpdate } from "../entries/inputs.ts";
-import { requireFreeOverridePath } from "../entries/routing-override.ts";
 import { EntryRef } from "../entries/type.ts";
 import { applyEntryUpdate } from "../entries/update.ts";
 import { isPlainObject } from "../entries/values.ts";
@@ -59,7 +58,6 @@ builder.mutationField("entryRevisionRestore", (t) =>
       const { state } = await findRevision(ctx, of, args.revision);
       const input = entryRestoreInput(state, entry.data);
       const routingOverride = restoredOverride(state);
-      if (routingOverride !== undefined) await requireFreeOverridePath(ctx, scope, entry.id, routingOverride);
       const system = { routingOverride };
       const id = await applyEntryUpdate(ctx, scope, collection, { id: entry.id }, input, system);
       return ctx.db.entry.findUniqueOrThrow({ ...query, where: { id } });

@@ -1,13 +1,15 @@
-// Writes racing the delete of what they change or name, through two server processes on one database: a
-// write checks its records before its own statements, and another request's delete may come between.
-// The record it changes gone is a 404, as if it had been gone before; a record it names gone is a 409
-// (the same request again is answered as any naming a record that does not exist); a webhook deleted
-// meanwhile never fails the content write whose events it would have had. Never a 500, and nothing the
+// Writes racing other writes, through two server processes on one database. A write checks its records
+// before its own statements, and another request's delete may come between: the record it changes gone
+// is a 404, as if it had been gone before; a record it names gone is a 409 (the same request again is
+// answered as any naming a record that does not exist); a webhook deleted meanwhile never fails the content
+// write whose events it would have had. Rules across an account's records (one root-routed collection, one
+// entry at each override path) hold however many writes check them at once. Never a 500, and nothing the
 // server calls unexpected in its log.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { graphql } from "./helpers/contact-form.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 import { siteRequest } from "./helpers/site.ts";
 
@@ -213,6 +215,88 @@ describe("a write naming a record deleted meanwhile", () => {
       expect(unexpected(answers, [200, 404])).toEqual([]);
       for (const gone of answers.filter((answer) => answer.status === 404))
         expect(JSON.parse(gone.text)).toEqual({ error: "Form not found", details: [] });
+    }
+    expect(quiet()).toEqual([]);
+  });
+});
+
+describe("rules across an account's records", () => {
+  it("one collection has root routing, however many are given it at once", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const handles = Array.from({ length: 8 }, () => unique("root"));
+      for (const handle of handles)
+        await expectCreated(client().post("/collections", { name: handle, handle, routing: ":handle" }));
+      const answers = await Promise.all(
+        handles.map((handle) => client().patch(`/collections/${handle}`, { root_routing: true })),
+      );
+      expect(unexpected(answers, [200, 422])).toEqual([]);
+      const stored = await Promise.all(
+        handles.map(async (handle) => (await client().get(`/collections/${handle}`)).body),
+      );
+      const roots = stored.filter((collection) => collection.root_routing);
+      expect(roots).toHaveLength(1);
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+      for (const refused of answers.filter((answer) => answer.status === 422))
+        expect(refused.body.details).toEqual([
+          { path: "root_routing", message: `is already set on collection '${roots[0].handle}'` },
+        ]);
+      await client().patch(`/collections/${roots[0].handle}`, { root_routing: false });
+    }
+    expect(quiet()).toEqual([]);
+  });
+
+  it("a root-routed collection keeps routing :handle when both change at once", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const handle = unique("rooted");
+      await expectCreated(client().post("/collections", { name: handle, handle, routing: ":handle" }));
+      const answers = await Promise.all([
+        client().patch(`/collections/${handle}`, { root_routing: true }),
+        client().patch(`/collections/${handle}`, { routing: "x/:handle" }),
+      ]);
+      expect(unexpected(answers, [200, 422])).toEqual([]);
+      const { root_routing, routing } = (await client().get(`/collections/${handle}`)).body;
+      expect(root_routing && routing !== ":handle", `${root_routing} ${routing}`).toBe(false);
+      if (root_routing) await client().patch(`/collections/${handle}`, { root_routing: false });
+    }
+    expect(quiet()).toEqual([]);
+  });
+
+  it("one entry takes an override path, however many are given it at once", async () => {
+    const handle = unique("moved");
+    await collectionNamed(handle);
+    const handles = Array.from({ length: 10 }, (_, index) => `entry-${index}`);
+    for (const entry of handles)
+      await expectCreated(client().post(`/collections/${handle}/entries`, { handle: entry, title: entry }));
+    for (let round = 0; round < ROUNDS; round++) {
+      const path = `shared/path-${round}`;
+      const answers = await Promise.all(
+        handles.map((entry, index) =>
+          graphql(
+            index % 2 ? twin : server,
+            account,
+            `mutation ($a: ID!, $c: ID!, $e: ID!, $o: String) {
+              entryRoutingUpdate(account_id: $a, collection_id: $c, id: $e, input: { routing_override: $o }) {
+                content_path
+              }
+            }`,
+            { a: account.account_id, c: handle, e: entry, o: path },
+          ),
+        ),
+      );
+      const moved = answers.filter((answer) => answer.body.data?.entryRoutingUpdate);
+      expect(moved, answers.map((answer) => answer.text).join("\n")).toHaveLength(1);
+      for (const refused of answers.filter((answer) => answer.body.errors))
+        expect(refused.body.errors[0].extensions.details).toEqual([
+          {
+            path: "routing_override",
+            message: expect.stringMatching(/^is already the path of entry 'entry-\d'$/),
+          },
+        ]);
+      const listed = await client().get(`/collections/${handle}/entries?per_page=100`);
+      const at = listed.body.data.filter(
+        (entry: { content_path: string }) => entry.content_path === `/${path}`,
+      );
+      expect(at).toHaveLength(1);
     }
     expect(quiet()).toEqual([]);
   });
