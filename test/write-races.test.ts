@@ -3,7 +3,7 @@
 // is a 404, as if it had been gone before; a record it names gone is a 409 (the same request again is
 // answered as any naming a record that does not exist); a webhook deleted meanwhile never fails the content
 // write whose events it would have had. Rules across an account's records (one root-routed collection, one
-// entry at each override path) hold however many writes check them at once. Never a 500, and nothing the
+// entry at each override path, templates that records name) hold however many writes check them at once. Never a 500, and nothing the
 // server calls unexpected in its log.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
@@ -257,6 +257,76 @@ describe("rules across an account's records", () => {
       const { root_routing, routing } = (await client().get(`/collections/${handle}`)).body;
       expect(root_routing && routing !== ":handle", `${root_routing} ${routing}`).toBe(false);
       if (root_routing) await client().patch(`/collections/${handle}`, { root_routing: false });
+    }
+    expect(quiet()).toEqual([]);
+  });
+
+  it("a template deleted or renamed while entries and collections start naming it is never left named", async () => {
+    const handle = unique("named");
+    await collectionNamed(handle);
+    const entries = `/collections/${handle}/entries`;
+    for (let index = 0; index < 10; index++)
+      await expectCreated(client().post(entries, { handle: `entry-${index}`, title: "Entry" }));
+    for (let round = 0; round < ROUNDS; round++) {
+      const template = unique("tpl");
+      await expectCreated(client().post("/templates", { template: { handle: template, html: "x" } }));
+      const renamed = `${template}-renamed`;
+      const { answers, deleted } = await race(
+        [
+          ...Array.from(
+            { length: 10 },
+            (_, index) => () => client().patch(`${entries}/entry-${index}`, { template_handle: template }),
+          ),
+          () => client().patch(`/collections/${handle}`, { template_handle: template }),
+        ],
+        () =>
+          round % 2
+            ? client().patch(`/templates/${template}`, { template: { handle: renamed } })
+            : client().delete(`/templates/${template}`),
+      );
+      expect(unexpected(answers, [200, 422])).toEqual([]);
+      expect(unexpected([deleted], [200, 204, 409])).toEqual([]);
+      const templates = new Set(
+        (await client().get("/templates?per_page=100")).body.data.map((t: { handle: string }) => t.handle),
+      );
+      const named = [
+        (await client().get(`/collections/${handle}`)).body.template_handle,
+        ...(await client().get(`${entries}?per_page=100`)).body.data.map(
+          (entry: { template_handle: string | null }) => entry.template_handle,
+        ),
+      ].filter((name) => name !== null);
+      expect(named.filter((name) => !templates.has(name))).toEqual([]);
+      // Free the template for the next round's delete.
+      await client().patch(`/collections/${handle}`, { template_handle: null });
+      for (let index = 0; index < 10; index++)
+        await client().patch(`${entries}/entry-${index}`, { template_handle: null });
+    }
+    expect(quiet()).toEqual([]);
+  });
+
+  it("two renames of one template at once leave its collections naming it", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const template = unique("twice");
+      await expectCreated(client().post("/templates", { template: { handle: template, html: "x" } }));
+      const handle = unique("renamed");
+      await expectCreated(
+        client().post("/collections", {
+          name: handle,
+          handle,
+          routing: `${handle}/:handle`,
+          template_handle: template,
+        }),
+      );
+      const answers = await Promise.all(
+        ["a", "b"].map((end) =>
+          client().patch(`/templates/${template}`, { template: { handle: `${template}-${end}` } }),
+        ),
+      );
+      expect(unexpected(answers, [200, 404])).toEqual([]);
+      const templates = (await client().get("/templates?per_page=100")).body.data.map(
+        (t: { handle: string }) => t.handle,
+      );
+      expect(templates).toContain((await client().get(`/collections/${handle}`)).body.template_handle);
     }
     expect(quiet()).toEqual([]);
   });

@@ -11,11 +11,12 @@ import { ApiError, Problems } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { requireTemplates } from "../templates/references.ts";
 import { recordEvents } from "../webhooks/outbox.ts";
 import { planBlueprint, unowned } from "./attach-blueprint.ts";
 import { type CollectionCreate, CollectionCreateInput } from "./inputs.ts";
 import { CollectionCreatePayload } from "./payload.ts";
-import { checkCollection, checkRootRouting, collectionColumns } from "./rules.ts";
+import { checkCollection, checkRootRouting, collectionColumns, templatesOf } from "./rules.ts";
 import { applyCollectionUpdate } from "./update.ts";
 
 async function insertCollection(ctx: Context, scope: AccountScope, input: CollectionCreate): Promise<string> {
@@ -28,6 +29,7 @@ async function insertCollection(ctx: Context, scope: AccountScope, input: Collec
   const { name, handle, routing } = input;
   await ctx.db.$transaction(async (tx) => {
     await lockAccount(ctx, tx, scope.accountId);
+    await requireTemplates(ctx, tx, scope, templatesOf(input));
     await checkRootRouting(tx, scope, { routing, rootRouting: input.root_routing ?? false }, problems);
     problems.throwIfAny();
     await tx.collection.create({

@@ -54,16 +54,16 @@ export async function checkCollection(
   input: CollectionUpdate,
   problems: Problems,
 ): Promise<void> {
-  await checkTemplateHandles(
-    ctx,
-    scope,
-    {
-      template_handle: input.template_handle,
-      layout_handle: input.layout_handle,
-      index_template_handle: input.index_template_handle,
-    },
-    problems,
-  );
+  await checkTemplateHandles(ctx.db, scope, templatesOf(input), problems);
+}
+
+/** The templates a collection write names, by field. */
+export function templatesOf(input: CollectionUpdate) {
+  return {
+    template_handle: input.template_handle,
+    layout_handle: input.layout_handle,
+    index_template_handle: input.index_template_handle,
+  };
 }
 
 /**

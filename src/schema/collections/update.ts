@@ -10,10 +10,11 @@ import { refreshPaths } from "../entries/paths.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
+import { requireTemplates } from "../templates/references.ts";
 import { recordEvents } from "../webhooks/outbox.ts";
 import { findCollection } from "./find.ts";
 import { type CollectionUpdate, CollectionUpdateInput } from "./inputs.ts";
-import { checkCollection, checkRootRouting, collectionColumns } from "./rules.ts";
+import { checkCollection, checkRootRouting, collectionColumns, templatesOf } from "./rules.ts";
 import { CollectionRef } from "./type.ts";
 
 export async function applyCollectionUpdate(
@@ -30,6 +31,7 @@ export async function applyCollectionUpdate(
     await ctx.db.$transaction(async (tx) => {
       // The row as this write finds it: another may have changed its routing since `stored` was read.
       await lockAccount(ctx, tx, scope.accountId);
+      await requireTemplates(ctx, tx, scope, templatesOf(input));
       const current = await tx.collection.findFirst({
         where: { id: stored.id },
         select: { routing: true, rootRouting: true },

@@ -51,7 +51,7 @@ export async function prepareEntry(
 ): Promise<PreparedEntry> {
   const problems = new Problems();
   await checkTemplateHandles(
-    ctx,
+    ctx.db,
     scope,
     { template_handle: input.template_handle, layout_handle: input.layout_handle },
     problems,

@@ -14,6 +14,7 @@ import { toJson } from "../json.ts";
 import { pruneLater } from "../revisions/prune.ts";
 import { recordsRevisions, revisionAuthor } from "../revisions/record.ts";
 import type { EntryRow } from "../revisions/state.ts";
+import { namesTemplate, requireTemplates } from "../templates/references.ts";
 import type { EventType } from "../webhooks/events.ts";
 import { anyListens, recordEvents, type Tx } from "../webhooks/outbox.ts";
 import { entryEvents } from "./events.ts";
@@ -21,6 +22,12 @@ import type { EntryCreate, EntryUpdate } from "./inputs.ts";
 import { contentPath, type PathEntry, refreshChildPaths } from "./paths.ts";
 import type { PreparedEntry } from "./prepare.ts";
 import { requireFreeOverridePath } from "./routing-override.ts";
+
+/** The templates an entry write names, by field. */
+const templatesOf = (input: EntryUpdate) => ({
+  template_handle: input.template_handle,
+  layout_handle: input.layout_handle,
+});
 
 /** The stored entry as an update needs it. */
 export const storedEntrySelect = {
@@ -119,12 +126,14 @@ export async function insertEntry(
     scope.accountId,
     events.map((event) => event.type),
   );
-  if (!listened && !alsoWrite && references.length === 0)
+  const templates = templatesOf(input);
+  if (!listened && !alsoWrite && references.length === 0 && !namesTemplate(templates))
     return answer.attach(await ctx.db.entry.create({ ...answer.query, data })) as Entry;
   // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts). The
   // references are inserted on their own, not nested in the create: Prisma reads a nested create's row back
   // with one more statement, where the insert alone returns it.
   const entry = await ctx.db.$transaction(async (tx) => {
+    await requireTemplates(ctx, tx, scope, templates);
     const created = await tx.entry.create({ ...answer.query, data });
     if (references.length > 0) await tx.entryReference.createMany({ data: references });
     if (listened) await recordEvents(ctx, tx, scope.accountId, events);
@@ -181,6 +190,7 @@ export async function updateEntry(
     // A restored override takes its path only while no other entry has it (routing-override.ts).
     if (system.routingOverride !== undefined)
       await requireFreeOverridePath(ctx, tx, scope, stored.id, system.routingOverride);
+    await requireTemplates(ctx, tx, scope, templatesOf(input));
     const { count } = await tx.entry.updateMany({
       where: { id: stored.id, version: stored.version },
       data: { ...changes, data: toJson(changes.data), version: { increment: 1 } },

@@ -2,6 +2,7 @@
 // 422); a rename follows into the collections and entries that use the template. Creates and updates
 // record a revision of the template in their transaction.
 import { type AccountScope, accountScope } from "../access.ts";
+import { lockAccount } from "../account-lock.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
@@ -23,7 +24,7 @@ import { recordEvents, withEvents } from "../webhooks/outbox.ts";
 import { findTemplate } from "./find.ts";
 import { TemplateCreateInput, TemplateUpdateInput } from "./inputs.ts";
 import { TemplateRef } from "./type.ts";
-import { renameTemplateReferences, templateInUse } from "./usage.ts";
+import { renameTemplateReferences } from "./usage.ts";
 
 const handleTaken = () => ApiError.invalid("handle", "is already used by another template");
 
@@ -94,6 +95,11 @@ export async function applyTemplateUpdate(
   try {
     await retryOnClash(() =>
       ctx.db.$transaction(async (tx) => {
+        // The handle as this write finds it, under the lock writes naming templates take: another rename
+        // may have moved it since `stored` was read (references.ts).
+        await lockAccount(ctx, tx, scope.accountId);
+        const current = await tx.template.findFirst({ where: { id: stored.id }, select: { handle: true } });
+        if (!current) throw ApiError.notFound("Template");
         const row = await tx.template.update({
           where: { id: stored.id },
           data: {
@@ -103,8 +109,8 @@ export async function applyTemplateUpdate(
             ...(html != null && { html }),
           },
         });
-        if (handle != null && handle !== stored.handle)
-          await renameTemplateReferences(tx, scope, stored.handle, handle);
+        if (handle != null && handle !== current.handle)
+          await renameTemplateReferences(tx, scope, current.handle, handle);
         if (recordsRevisions(ctx)) {
           const recording = { ...scope, recordType: "template" as const, recordId: row.id, tokenId };
           revision = await recordRevision(tx, { ...recording, state: templateState(row), at: row.updatedAt });
@@ -144,11 +150,6 @@ builder.mutationField("templateDelete", (t) =>
     resolve: async (_root, args, ctx) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const template = await findTemplate(ctx, scope, args.id);
-      if (await templateInUse(ctx.db, scope, template.handle)) {
-        throw new ApiError(409, "Collections or entries use this template", [
-          { path: "handle", message: "change the collections and entries that name this template first" },
-        ]);
-      }
       await trashTemplate(ctx, scope, template.id);
       return template.id;
     },
