@@ -3,8 +3,8 @@
 // is a 404, as if it had been gone before; a record it names gone is a 409 (the same request again is
 // answered as any naming a record that does not exist); a webhook deleted meanwhile never fails the content
 // write whose events it would have had. Rules across an account's records (one root-routed collection, one
-// entry at each override path, templates that records name) hold however many writes check them at once. Never a 500, and nothing the
-// server calls unexpected in its log.
+// entry at each override path, templates that records name) hold however many writes check them at once.
+// Never a 500, and nothing the server calls unexpected in its log.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
