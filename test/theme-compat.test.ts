@@ -3,7 +3,7 @@
 // hidden by an entry's fields of the same name, while a global is (decisions.md: the entry field wins, the
 // global stays at `globals.<handle>`); a partial the account lacks renders as its name instead of taking
 // the page down; an entry's URL with a trailing slash is its page; an integer divided by an integer is
-// rounded down, as Liquid does.
+// rounded down, as Liquid does; a date keeps its offset and `date` reads Ruby's `%F`, `%T`, `%c`….
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
@@ -34,7 +34,9 @@ beforeAll(async () => {
     "template",
     "[{{ title }}|{{ seo }}|{{ globals.seo.tagline }}|{{ posts.navigation }}|{{ current_path }}]" +
       "[{% render 'byline' %}|{% render 'missing_partial' %}|after]" +
-      "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}]",
+      "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}]" +
+      '{% assign at = "2024-06-03T01:30:00+02:00" %}' +
+      '[{{ at | date: "%F %T|%D|%R|%r|%c|%%F" }}|{{ at | date: "%-d %b %Y %H:%M %z" }}]',
   );
   await expectCreated(
     client.post("/collections", {
@@ -95,6 +97,13 @@ it("a partial the account lacks renders as its name, and the page goes on", asyn
 it("an integer divided by an integer is rounded down; with a fraction it is exact", async () => {
   const page = await siteGet(server, "/blog/hello", account.domain);
   expect(main(page.text)).toContain("[2|-4|3.75|20]");
+});
+
+it("dates keep their own offset and read Ruby's strftime directives", async () => {
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  expect(main(page.text)).toContain(
+    "[2024-06-03 01:30:00|06/03/24|01:30|01:30:00 AM|Mon Jun  3 01:30:00 2024|%F|3 Jun 2024 01:30 +0200]",
+  );
 });
 
 it("an entry's URL with a trailing slash is its page; an unknown one is still a 404", async () => {

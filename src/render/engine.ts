@@ -48,6 +48,8 @@ export const engine = new Liquid({
   dynamicPartials: true,
   ownPropertyOnly: true,
   strictFilters: false,
+  // A date with an offset (`2024-06-03T01:30:00+02:00`) is shown in it, as Ruby's Time.parse keeps it.
+  preserveTimezones: true,
   cache: parsedTemplates,
   parseLimit: 2_000_000,
   renderLimit: RENDER_LIMIT_MS,

@@ -181,6 +181,34 @@ function dividedBy(dividend: unknown, divisor: unknown): number {
   return Number.isInteger(a) && Number.isInteger(b) && b !== 0 ? Math.floor(a / b) : a / b;
 }
 
+/** Ruby's strftime directives that liquidjs prints as they are, in directives it has. */
+const rubyDirectives: Record<string, string> = {
+  F: "%Y-%m-%d",
+  T: "%H:%M:%S",
+  D: "%m/%d/%y",
+  R: "%H:%M",
+  r: "%I:%M:%S %p",
+  v: "%e-%^b-%Y",
+  c: "%a %b %e %H:%M:%S %Y",
+};
+
+/** `date`'s format as the service's (Ruby's) strftime reads it: `%F`, `%T`, `%c`… */
+function withRubyDateDirectives(engine: Liquid): void {
+  const builtin = engine.filters.date;
+  const handler = typeof builtin === "function" ? builtin : builtin?.handler;
+  if (!handler) return;
+  engine.registerFilter(
+    "date",
+    function (this: unknown, value: unknown, format: unknown, ...rest: unknown[]) {
+      const translated =
+        typeof format === "string"
+          ? format.replace(/%([%FTDRrvc])/g, (whole, directive: string) => rubyDirectives[directive] ?? whole)
+          : format;
+      return handler.call(this as never, value, translated, ...rest);
+    },
+  );
+}
+
 export function registerCmsFilters(engine: Liquid): void {
   engine.registerFilter("asset_url", assetUrl);
   engine.registerFilter("image_tag", imageTag);
@@ -189,6 +217,7 @@ export function registerCmsFilters(engine: Liquid): void {
   engine.registerFilter("video_player", videoPlayer);
   engine.registerFilter("default_pagination", defaultPagination);
   engine.registerFilter("divided_by", dividedBy);
+  withRubyDateDirectives(engine);
   noteClockReads(engine);
   for (const [name, filter] of Object.entries(engine.filters))
     engine.registerFilter(name, paced(name, filter));
