@@ -2,7 +2,8 @@
 // is the reference), on both databases: the service's own variables (`site`, `navigation`, …) are not
 // hidden by an entry's fields of the same name, while a global is (decisions.md: the entry field wins, the
 // global stays at `globals.<handle>`); a partial the account lacks renders as its name instead of taking
-// the page down; an entry's URL with a trailing slash is its page; an integer divided by an integer is
+// the page down; an index paged by its template has all of that paging's pages; an entry's URL with a
+// trailing slash is its page; an integer divided by an integer is
 // rounded down, as Liquid does; a date keeps its offset and `date` reads Ruby's `%F`, `%T`, `%c`….
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
@@ -30,6 +31,12 @@ beforeAll(async () => {
   );
   await template("byline", "partial", "by the team");
   await template(
+    "posts-index",
+    "template",
+    "{% paginate posts.entries by 1 %}{% for post in paginate.items %}{{ post.handle }}{% endfor %}" +
+      "/{{ paginate.pages }}{% endpaginate %}|{% for post in posts.entries %}{{ post.handle }};{% endfor %}",
+  );
+  await template(
     "post",
     "template",
     "[{{ title }}|{{ seo }}|{{ globals.seo.tagline }}|{{ posts.navigation }}|{{ current_path }}]" +
@@ -44,6 +51,9 @@ beforeAll(async () => {
       handle: "posts",
       routing: "blog/:handle",
       template_handle: "post",
+      index_routing: "blog",
+      index_template_handle: "posts-index",
+      index_per_page: 2,
       blueprint: {
         fields: ["seo", "navigation", "site", "current_path"].map((handle) => ({ handle, type: "text" })),
       },
@@ -77,6 +87,8 @@ beforeAll(async () => {
       current_path: "entry path",
     }),
   );
+  for (const handle of ["second", "third"])
+    await expectCreated(client.post("/collections/posts/entries", { handle, title: handle }));
 }, 60_000);
 afterAll(() => server?.stop());
 
@@ -104,6 +116,22 @@ it("dates keep their own offset and read Ruby's strftime directives", async () =
   expect(main(page.text)).toContain(
     "[2024-06-03 01:30:00|06/03/24|01:30|01:30:00 AM|Mon Jun  3 01:30:00 2024|%F|3 Jun 2024 01:30 +0200]",
   );
+});
+
+it("an index whose template pages its collection by fewer than index_per_page has all of those pages", async () => {
+  // Three posts, two an index page: the index has 2 pages of its own, `paginate … by 1` 3.
+  const pages = await Promise.all(
+    ["/blog", "/blog/page/2", "/blog/page/3", "/blog?page=3"].map((path) =>
+      siteGet(server, path, account.domain),
+    ),
+  );
+  expect(pages.map((page) => main(page.text))).toEqual([
+    "third/3|third;second;",
+    "second/3|hello;",
+    "hello/3|hello;",
+    "hello/3|hello;",
+  ]);
+  expect((await siteGet(server, "/blog/page/4", account.domain)).status).toBe(404);
 });
 
 it("an entry's URL with a trailing slash is its page; an unknown one is still a 404", async () => {
