@@ -4,7 +4,8 @@
 // global stays at `globals.<handle>`); a partial the account lacks renders as its name instead of taking
 // the page down; an index paged by its template has all of that paging's pages; an entry's URL with a
 // trailing slash is its page; an integer divided by an integer is
-// rounded down, as Liquid does; a date keeps its offset and `date` reads Ruby's `%F`, `%T`, `%c`….
+// rounded down, as Liquid does; a date keeps its offset and `date` reads Ruby's `%F`, `%T`, `%c`…; a form
+// names its collection and blueprint, and its field prints as its handle.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
@@ -43,7 +44,9 @@ beforeAll(async () => {
       "[{% render 'byline' %}|{% render 'missing_partial' %}|after]" +
       "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}]" +
       '{% assign at = "2024-06-03T01:30:00+02:00" %}' +
-      '[{{ at | date: "%F %T|%D|%R|%r|%c|%%F" }}|{{ at | date: "%-d %b %Y %H:%M %z" }}]',
+      '[{{ at | date: "%F %T|%D|%R|%r|%c|%%F" }}|{{ at | date: "%-d %b %Y %H:%M %z" }}]' +
+      "{% form_for 'contact' %}[{{ form.collection }}/{{ form.blueprint }}/{% for f in form.fields %}{{ f }},{% endfor %}" +
+      "{{ forms.contact.collection }}]{% endform_for %}",
   );
   await expectCreated(
     client.post("/collections", {
@@ -85,6 +88,22 @@ beforeAll(async () => {
       navigation: "Entry navigation",
       site: "https://entry.example",
       current_path: "entry path",
+    }),
+  );
+  await expectCreated(
+    client.post("/collections", {
+      name: "Messages",
+      handle: "messages",
+      routing: "messages/:handle",
+      blueprint: { fields: ["name", "message"].map((handle) => ({ handle, type: "text" })) },
+    }),
+  );
+  await expectCreated(
+    client.post("/forms", {
+      title: "Contact",
+      handle: "contact",
+      collection_handle: "messages",
+      blueprint_handle: "messages",
     }),
   );
   for (const handle of ["second", "third"])
@@ -132,6 +151,11 @@ it("an index whose template pages its collection by fewer than index_per_page ha
     "hello/3|hello;",
   ]);
   expect((await siteGet(server, "/blog/page/4", account.domain)).status).toBe(404);
+});
+
+it("a form names its collection and blueprint, and a field prints as its handle", async () => {
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  expect(main(page.text)).toContain("[messages/messages/name,message,messages]");
 });
 
 it("an entry's URL with a trailing slash is its page; an unknown one is still a 404", async () => {

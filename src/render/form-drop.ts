@@ -1,5 +1,5 @@
 // The `form` object inside `{% form_for %}`, shaped as the hosted service's form drop: `form.id`,
-// `form.fields`, `form.field.<handle>`, `form.errors` (`any`, `all`, `full_messages`, and the messages
+// `form.collection` and `form.blueprint` (handles), `form.fields`, `form.field.<handle>`, `form.errors` (`any`, `all`, `full_messages`, and the messages
 // of each field by handle), `form.has_errors` and `form.values` (what the visitor sent, after a failed
 // submission without JavaScript).
 import type { SiteForm } from "./site-data.ts";
@@ -25,7 +25,7 @@ export interface FieldDrop extends Record<string, unknown> {
  */
 function fieldDrop(formId: string, field: Record<string, unknown>): FieldDrop {
   const handle = String(field.handle);
-  return {
+  const drop: FieldDrop = {
     ...field,
     handle,
     id: `${formId}_${handle}`,
@@ -40,6 +40,9 @@ function fieldDrop(formId: string, field: Record<string, unknown>): FieldDrop {
     max_items: field.max_items ?? 10,
     name: `fields[${handle}]`,
   };
+  // `{{ field }}` prints its handle, as the service's field drop does; not a key of its own (`json`).
+  Object.defineProperty(drop, "toString", { value: () => handle, enumerable: false });
+  return drop;
 }
 
 export function formDrop(formId: string, form: SiteForm, state?: FormState): Record<string, unknown> {

@@ -96,6 +96,8 @@ export interface SiteData {
 export interface SiteForm {
   handle: string;
   title: string;
+  collection: string;
+  blueprint: string;
   fields: Record<string, unknown>[];
   honeypot_enabled: boolean;
   redirect_url: string | null;

@@ -7,6 +7,9 @@ import { type FormField, formFieldsOf } from "../forms/form-fields.ts";
 export interface SiteForm {
   handle: string;
   title: string;
+  /** The handles of the collection its submissions go to and of its blueprint, as the service gives them. */
+  collection: string;
+  blueprint: string;
   fields: FormField[];
   honeypot_enabled: boolean;
   redirect_url: string | null;
@@ -22,7 +25,8 @@ export async function siteForms(ctx: Context, scope: AccountScope): Promise<Reco
       honeypotEnabled: true,
       redirectUrl: true,
       successMessage: true,
-      blueprint: { select: { fields: true } },
+      collection: { select: { handle: true } },
+      blueprint: { select: { handle: true, fields: true } },
     },
   });
   return Object.fromEntries(
@@ -31,6 +35,8 @@ export async function siteForms(ctx: Context, scope: AccountScope): Promise<Reco
       {
         handle: form.handle,
         title: form.title,
+        collection: form.collection.handle,
+        blueprint: form.blueprint.handle,
         fields: formFieldsOf(readFields(form.blueprint.fields)),
         honeypot_enabled: form.honeypotEnabled,
         redirect_url: form.redirectUrl,

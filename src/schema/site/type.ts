@@ -84,7 +84,7 @@ export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
     forms: t.field({
       type: "JSON",
       resolve: (site, _args, ctx) =>
-        keptLookup(ctx, `site forms\u0000${site.id}`, site.id, ["Form", "Blueprint"], () =>
+        keptLookup(ctx, `site forms\u0000${site.id}`, site.id, ["Form", "Blueprint", "Collection"], () =>
           siteForms(ctx, { accountId: site.id }),
         ),
     }),
