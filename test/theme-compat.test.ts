@@ -3,9 +3,9 @@
 // hidden by an entry's fields of the same name, while a global is (decisions.md: the entry field wins, the
 // global stays at `globals.<handle>`); a partial the account lacks renders as its name instead of taking
 // the page down; an index paged by its template has all of that paging's pages; an entry's URL with a
-// trailing slash is its page; an integer divided by an integer is
-// rounded down, as Liquid does; a date keeps its offset and `date` reads Ruby's `%F`, `%T`, `%c`…; a form
-// names its collection and blueprint, and its field prints as its handle.
+// trailing slash is its page; an integer divided by an integer is rounded down, as Liquid does; a date
+// keeps its offset and `date` reads Ruby's `%F`, `%T`, `%c`…; a form names its collection and blueprint,
+// and its field prints as its handle; video_player embeds the URL forms the service does.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
@@ -46,7 +46,10 @@ beforeAll(async () => {
       '{% assign at = "2024-06-03T01:30:00+02:00" %}' +
       '[{{ at | date: "%F %T|%D|%R|%r|%c|%%F" }}|{{ at | date: "%-d %b %Y %H:%M %z" }}]' +
       "{% form_for 'contact' %}[{{ form.collection }}/{{ form.blueprint }}/{% for f in form.fields %}{{ f }},{% endfor %}" +
-      "{{ forms.contact.collection }}]{% endform_for %}",
+      "{{ forms.contact.collection }}]{% endform_for %}" +
+      '{% assign videos = "https://www.youtube.com/live/dQw4w9WgXcQ https://m.youtube.com/v/dQw4w9WgXcQ https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ https://music.youtube.com/watch?v=dQw4w9WgXcQ https://vimeo.com/channels/staffpicks/123456789 https://vimeo.com/groups/foo/videos/123456789 https://player.vimeo.com/video/123456789" | split: " " %}' +
+      "<videos>{% for url in videos %}{{ url | video_player }}{% endfor %}" +
+      "{{ 'clip.mp4' | video_player: class: 'v', thumbnail: 'p.jpg', video_id: 'abc' }}</videos>",
   );
   await expectCreated(
     client.post("/collections", {
@@ -156,6 +159,18 @@ it("an index whose template pages its collection by fewer than index_per_page ha
 it("a form names its collection and blueprint, and a field prints as its handle", async () => {
   const page = await siteGet(server, "/blog/hello", account.domain);
   expect(main(page.text)).toContain("[messages/messages/name,message,messages]");
+});
+
+it("video_player embeds every URL form of YouTube and Vimeo the service does, and takes its thumbnail", async () => {
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  const videos = /<videos>(.*)<\/videos>/s.exec(page.text)?.[1] ?? "";
+  expect([...videos.matchAll(/<iframe src="([^"]+)"/g)].map((match) => match[1])).toEqual([
+    ...Array(4).fill("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"),
+    ...Array(3).fill("https://player.vimeo.com/video/123456789"),
+  ]);
+  expect(videos).toContain(
+    '<video controls playsinline preload="metadata" poster="/assets/p.jpg" class="v"><source src="/assets/clip.mp4" type="video/mp4"></video>',
+  );
 });
 
 it("an entry's URL with a trailing slash is its page; an unknown one is still a 404", async () => {

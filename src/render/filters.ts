@@ -113,8 +113,12 @@ export function stylesheetTag(value: unknown, ...args: unknown[]): string {
   return `<link${attributes([["href", sourceOf(value)], ["rel", "stylesheet"], ["type", "text/css"], ["media", media], ...named])}>`;
 }
 
-const youtube = /(?:youtube\.com\/(?:watch\?(?:.*&)?v=|embed\/|shorts\/)|youtu\.be\/)([\w-]{6,})/;
-const vimeo = /vimeo\.com\/(?:video\/)?(\d+)/;
+// The URL forms the service embeds (any host of YouTube's: www., m., music., -nocookie).
+const youtube =
+  /(?:youtube(?:-nocookie)?\.com\/(?:watch\?(?:.*&)?v=|embed\/|shorts\/|live\/|v\/|e\/)|youtu\.be\/)([\w-]{6,})/;
+const vimeo = /vimeo\.com\/(?:video\/|channels\/[\w-]+\/|groups\/[\w-]+\/videos\/)?(\d+)/;
+/** Options the filter reads itself, never attributes: the service's `thumbnail` is the poster. */
+const videoOptions = ["autoplay", "loop", "muted", "controls", "poster", "thumbnail", "video_id"];
 const videoTypes: Record<string, string> = {
   mp4: "video/mp4",
   m4v: "video/mp4",
@@ -127,7 +131,8 @@ const videoTypes: Record<string, string> = {
 /**
  * A YouTube or Vimeo URL (or a video field's {url, video_id, thumbnail}) as the provider's embed
  * iframe; a video file as `<video controls playsinline preload="metadata">` with one typed <source>.
- * Options: autoplay, loop, muted, controls (default true), poster, and any other attribute.
+ * Options: autoplay, loop, muted, controls (default true), poster (or the service's `thumbnail`), and any
+ * other attribute.
  */
 export function videoPlayer(value: unknown, ...args: unknown[]): string {
   const named = namedArguments(args);
@@ -139,9 +144,7 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
     const embed = youtubeId
       ? `https://www.youtube-nocookie.com/embed/${encodeURIComponent(youtubeId)}`
       : `https://player.vimeo.com/video/${vimeoId}`;
-    const iframeOptions = named.filter(
-      ([name]) => !["autoplay", "loop", "muted", "controls", "poster"].includes(name),
-    );
+    const iframeOptions = named.filter(([name]) => !videoOptions.includes(name));
     return `<iframe${attributes([
       ["src", embed],
       ["title", "Video"],
@@ -154,7 +157,10 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
   const src = sourceOf(value);
   const extension = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(src)?.[1]?.toLowerCase() ?? "";
   const thumbnail = value && typeof value === "object" ? (value as Record<string, unknown>).thumbnail : null;
-  const poster = named.find(([name]) => name === "poster")?.[1] ?? thumbnail;
+  const poster =
+    named.find(([name]) => name === "poster")?.[1] ??
+    named.find(([name]) => name === "thumbnail")?.[1] ??
+    thumbnail;
   const controls = named.find(([name]) => name === "controls")?.[1] ?? true;
   return (
     `<video${attributes([
@@ -162,7 +168,7 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
       ["playsinline", true],
       ["preload", "metadata"],
       ["poster", typeof poster === "string" && poster !== "" ? sourceOf(poster) : null],
-      ...named.filter(([name]) => name !== "poster" && name !== "controls"),
+      ...named.filter(([name]) => !["poster", "thumbnail", "video_id", "controls"].includes(name)),
     ])}>` +
     `<source${attributes([
       ["src", src],
