@@ -41,6 +41,7 @@ beforeAll(async () => {
     "post",
     "template",
     "[{{ title }}|{{ seo }}|{{ globals.seo.tagline }}|{{ posts.navigation }}|{{ current_path }}]" +
+      "<author>{{ posts.author.title }} of {{ posts.author.company.title }} in {{ posts.author.company.city.title }}</author>" +
       "[{% render 'byline' %}|{% render 'missing_partial' %}|after]" +
       "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}]" +
       '{% assign at = "2024-06-03T01:30:00+02:00" %}' +
@@ -61,7 +62,10 @@ beforeAll(async () => {
       index_template_handle: "posts-index",
       index_per_page: 2,
       blueprint: {
-        fields: ["seo", "navigation", "site", "current_path"].map((handle) => ({ handle, type: "text" })),
+        fields: [
+          ...["seo", "navigation", "site", "current_path"].map((handle) => ({ handle, type: "text" })),
+          { handle: "author", type: "entity", options: { collection: "people" } },
+        ],
       },
     }),
   );
@@ -83,6 +87,29 @@ beforeAll(async () => {
   );
   await expectCreated(client.post("/navigations", { title: "Main", handle: "main" }));
   await expectCreated(client.post("/navigations/main/items", { title: "Home", url: "/" }));
+  // A post's author, the author's company, the company's city: three levels of references.
+  for (const [handle, field, target] of [
+    ["cities", "", ""],
+    ["companies", "city", "cities"],
+    ["people", "company", "companies"],
+  ]) {
+    const fields = field ? [{ handle: field, type: "entity", options: { collection: target } }] : [];
+    await expectCreated(
+      client.post("/collections", {
+        name: handle,
+        handle,
+        routing: `${handle}/:handle`,
+        blueprint: { fields },
+      }),
+    );
+  }
+  await expectCreated(client.post("/collections/cities/entries", { handle: "lyon", title: "Lyon" }));
+  await expectCreated(
+    client.post("/collections/companies/entries", { handle: "rails", title: "Rails", city: "lyon" }),
+  );
+  await expectCreated(
+    client.post("/collections/people/entries", { handle: "ann", title: "Ann", company: "rails" }),
+  );
   await expectCreated(
     client.post("/collections/posts/entries", {
       handle: "hello",
@@ -91,6 +118,7 @@ beforeAll(async () => {
       navigation: "Entry navigation",
       site: "https://entry.example",
       current_path: "entry path",
+      author: "ann",
     }),
   );
   await expectCreated(
@@ -122,6 +150,37 @@ it("an entry's fields hide a global of their name, never the service's `site`, `
   expect(page.text).toContain("<title>Acme</title><nav>Home;</nav>");
   expect(main(page.text)).toMatch(/^\[Hello\|Entry seo\|Global tagline\|Entry navigation\|\/blog\/hello\]/);
 });
+
+it("references are entries five levels deep on the site, as on the service", async () => {
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  expect(page.text).toContain("<author>Ann of Rails in Lyon</author>");
+});
+
+it("a web of entries each naming all the others expands within a bound, not 30 to the fifth", async () => {
+  await template("web", "template", "{{ web.links.size }}:{{ web.links.first.links.first.links.size }}");
+  await expectCreated(
+    client.post("/collections", {
+      name: "Web",
+      handle: "web",
+      routing: "web/:handle",
+      template_handle: "web",
+      blueprint: {
+        fields: [{ handle: "links", type: "entity", options: { collection: "web", multiple: true } }],
+      },
+    }),
+  );
+  const handles = Array.from({ length: 30 }, (_, index) => `node-${index}`);
+  for (const handle of handles)
+    await expectCreated(client.post("/collections/web/entries", { handle, title: handle }));
+  for (const handle of handles) {
+    const linked = await client.patch(`/collections/web/entries/${handle}`, { links: handles });
+    expect(linked.status, linked.text).toBe(200);
+  }
+  const started = Date.now();
+  const page = await siteGet(server, "/web/node-0", account.domain);
+  expect(main(page.text)).toBe("30:30");
+  expect(Date.now() - started).toBeLessThan(5_000);
+}, 60_000);
 
 it("a partial the account lacks renders as its name, and the page goes on", async () => {
   const page = await siteGet(server, "/blog/hello", account.domain);

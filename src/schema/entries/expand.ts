@@ -10,14 +10,30 @@ import { isVisibleAt, publicTime } from "../site/scope.ts";
 import { isAssetId } from "./media.ts";
 import { isPlainObject } from "./values.ts";
 
+export interface ExpandOptions {
+  /** Only references to entries the public may see (site/scope.ts: published and due). */
+  publishedOnly?: boolean;
+  /**
+   * How many levels of references become entries: 1 (the API's: an expanded entry's own references stay
+   * IDs) unless told; the site gives more (SITE_EXPANSION_DEPTH), within `budget` entries in all.
+   */
+  depth?: number;
+  budget?: { left: number };
+}
+
+/** The site's, as the service's (its MAX_RESOLVE_DEPTH): `{{ post.author.company.title }}` works. */
+export const SITE_EXPANSION_DEPTH = 5;
+/** Entries expanded below the first level for one value: a graph of wide lists must not multiply. */
+const DEEPER_ENTRIES = 200;
+
 export async function expandValues(
   ctx: Context,
   accountId: string,
   fields: readonly FieldDefinition[],
   data: unknown,
-  /** publishedOnly: only references to entries the public may see (site/scope.ts: published and due). */
-  options: { publishedOnly?: boolean } = {},
+  options: ExpandOptions = {},
 ): Promise<Record<string, unknown>> {
+  const { depth = 1, budget = { left: DEEPER_ENTRIES } } = options;
   // Awaited only where there is something to wait for: a list expands every row, and each promise
   // costs more than the work most rows need (no image, references already loaded in one batch).
   const values = isPlainObject(data) ? { ...data } : {};
@@ -43,8 +59,18 @@ export async function expandValues(
       .map((entry) => {
         // Its image fields' handles are no key expandEntry sets (reservedFieldHandles).
         const referenced = expandEntry(entry);
-        const images = resolveImages(ctx, accountId, readFields(entry.blueprint.fields), referenced);
-        if (images) pending.push(images);
+        const fields = readFields(entry.blueprint.fields);
+        if (depth > 1 && budget.left-- > 0) {
+          const deeper = { ...options, depth: depth - 1, budget };
+          pending.push(
+            expandValues(ctx, accountId, fields, referenced, deeper).then((values) => {
+              Object.assign(referenced, values);
+            }),
+          );
+        } else {
+          const images = resolveImages(ctx, accountId, fields, referenced);
+          if (images) pending.push(images);
+        }
         return referenced;
       });
     values[field.handle] = Array.isArray(stored) ? expanded : (expanded[0] ?? null);

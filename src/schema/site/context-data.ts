@@ -9,7 +9,7 @@ import type { AccountScope } from "../access.ts";
 import { blueprintOf, keptLookup } from "../account-lookups.ts";
 import { readFields } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
-import { expandValues } from "../entries/expand.ts";
+import { expandValues, SITE_EXPANSION_DEPTH } from "../entries/expand.ts";
 import { navigationForests, readNavigationItems } from "../navigation-items/read.ts";
 import { type Forest, type ItemRow, itemUrl, type LinkedEntry } from "../navigation-items/tree.ts";
 import { visible } from "./scope.ts";
@@ -30,6 +30,7 @@ export async function siteGlobals(
       const { fields } = await blueprintOf(ctx, accountId, global.blueprintId);
       const values = await expandValues(ctx, accountId, readFields(fields), global.data, {
         publishedOnly: true,
+        depth: SITE_EXPANSION_DEPTH,
       });
       return [global.handle, { handle: global.handle, title: global.name, ...values }] as const;
     }),

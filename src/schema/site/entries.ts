@@ -8,7 +8,7 @@ import { readFields } from "../blueprints/fields.ts";
 import type { SortDirection } from "../content/inputs.ts";
 import { key, orderBy, sortKeys } from "../content/order.ts";
 import type { Context } from "../context.ts";
-import { expandValues } from "../entries/expand.ts";
+import { expandValues, SITE_EXPANSION_DEPTH } from "../entries/expand.ts";
 import { visible } from "./scope.ts";
 
 export const siteEntrySelect = {
@@ -38,6 +38,7 @@ export async function entryDrop(ctx: Context, scope: AccountScope, row: SiteEntr
   ]);
   const values = await expandValues(ctx, scope.accountId, readFields(blueprint.fields), row.data, {
     publishedOnly: true,
+    depth: SITE_EXPANSION_DEPTH,
   });
   return {
     ...values,
