@@ -26,6 +26,8 @@ const heavy: Record<string, string> = {
   "text-loop": "{% for i in (1..2900000) %}x{% endfor %}",
   // A partial of plain text has no tag, filter or output of its own.
   "render-plain": "{% assign a = (1..2900000) %}{% render 'plain' for a %}",
+  // A partial the account lacks renders as its name: plain text too, and kept nowhere.
+  "render-missing": "{% assign a = (1..2900000) %}{% render 'missing' for a %}",
   "nested-arrays":
     '{% assign a = "x" | split: "," %}{% for i in (1..40) %}{% assign a = a | push: a %}{% endfor %}{{ a }}',
 };

@@ -33,11 +33,12 @@ export class ParsedTemplateCache {
   }
 
   write(key: string, parsed: Parsed): void {
-    const versioned = versionedKey(key);
-    if (!versioned) return;
+    // Every parse is finished, kept or not (a partial the account lacks is parsed from its name each time).
     // A promise's callbacks run in the order they were added: this one before the render's own.
     if (Array.isArray(parsed)) this.finish(parsed);
     else void parsed.then(this.finish, () => {});
+    const versioned = versionedKey(key);
+    if (!versioned) return;
     this.entries.set(versioned.key, { parsed, size: versioned.size });
   }
 
