@@ -43,7 +43,9 @@ beforeAll(async () => {
     "[{{ title }}|{{ seo }}|{{ globals.seo.tagline }}|{{ posts.navigation }}|{{ current_path }}]" +
       "<author>{{ posts.author.title }} of {{ posts.author.company.title }} in {{ posts.author.company.city.title }}</author>" +
       "[{% render 'byline' %}|{% render 'missing_partial' %}|after]" +
-      "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}]" +
+      '{% assign sneaky = "{{ 6 | times: 7 }}<b>" %}[{% render sneaky %}]' +
+      "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}|" +
+      "{{ 1999 | divided_by: 100.0 }}|{% assign cents = 100 %}{{ 1999 | divided_by: cents }}]" +
       '{% assign at = "2024-06-03T01:30:00+02:00" %}' +
       '[{{ at | date: "%F %T|%D|%R|%r|%c|%%F" }}|{{ at | date: "%-d %b %Y %H:%M %z" }}]' +
       "{% form_for 'contact' %}[{{ form.collection }}/{{ form.blueprint }}/{% for f in form.fields %}{{ f }},{% endfor %}" +
@@ -185,11 +187,13 @@ it("a web of entries each naming all the others expands within a bound, not 30 t
 it("a partial the account lacks renders as its name, and the page goes on", async () => {
   const page = await siteGet(server, "/blog/hello", account.domain);
   expect(main(page.text)).toContain("[by the team|missing_partial|after]");
+  // A name from data is never run as Liquid nor printed as markup.
+  expect(main(page.text)).toContain("after][]");
 });
 
 it("an integer divided by an integer is rounded down; with a fraction it is exact", async () => {
   const page = await siteGet(server, "/blog/hello", account.domain);
-  expect(main(page.text)).toContain("[2|-4|3.75|20]");
+  expect(main(page.text)).toContain("[2|-4|3.75|20|19.99|19]");
 });
 
 it("dates keep their own offset and read Ruby's strftime directives", async () => {

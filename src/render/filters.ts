@@ -180,11 +180,17 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
 /**
  * Liquid's: an integer divided by an integer is rounded down (`{{ 10 | divided_by: 4 }}` is 2, a theme's
  * "min read"); liquidjs divides exactly unless told. JSON has one kind of number, so a whole number counts
- * as an integer here.
+ * as an integer here, unless the divisor is written as a float (`divided_by: 100.0`, Liquid's way to ask
+ * for exact division), which liquidjs reads as the integer 100.
  */
-function dividedBy(dividend: unknown, divisor: unknown): number {
+/** What a filter runs with (its context and token): liquidjs exports it only as the handler's `this`. */
+type FilterImpl = ThisParameterType<Extract<FilterImplOptions, (...args: never[]) => unknown>>;
+
+function dividedBy(this: FilterImpl, dividend: unknown, divisor: unknown): number {
   const [a, b] = [Number(dividend), Number(divisor)];
-  return Number.isInteger(a) && Number.isInteger(b) && b !== 0 ? Math.floor(a / b) : a / b;
+  const written = this.token.args[0];
+  const float = written !== undefined && !Array.isArray(written) && written.getText().includes(".");
+  return Number.isInteger(a) && Number.isInteger(b) && b !== 0 && !float ? Math.floor(a / b) : a / b;
 }
 
 /** Ruby's strftime directives that liquidjs prints as they are, in directives it has. */
