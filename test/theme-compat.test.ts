@@ -28,7 +28,7 @@ beforeAll(async () => {
     "theme",
     "layout",
     "<title>{{ site.title }}</title><nav>{% for item in navigation.main %}{{ item.title }};{% endfor %}</nav>" +
-      "<main>{{ content_for_layout }}</main>",
+      "<main>{{ content_for_layout }}</main><head>{{ content_for_header }}</head>",
   );
   await template("byline", "partial", "by the team");
   await template(
@@ -239,6 +239,8 @@ it("video_player embeds every URL form of YouTube and Vimeo the service does, an
 it("an entry's URL with a trailing slash is its page; an unknown one is still a 404", async () => {
   const slashed = await siteGet(server, "/blog/hello/", account.domain);
   expect(slashed.status, slashed.text).toBe(200);
-  expect(main(slashed.text)).toMatch(/^\[Hello\|/);
+  expect(main(slashed.text)).toMatch(/^\[Hello\|.*\|\/blog\/hello\]/);
+  // One page, one canonical URL.
+  expect(slashed.text).toContain(`<link rel="canonical" href="http://${account.domain}/blog/hello">`);
   expect((await siteGet(server, "/blog/nobody/", account.domain)).status).toBe(404);
 });

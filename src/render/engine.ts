@@ -20,12 +20,11 @@ const parsedTemplates = new ParsedTemplateCache(undefined, undefined, (templates
 });
 
 /**
- * Where `{% render %}` and `{% include %}` look (liquidjs's `partials` root). A partial the account lacks
- * renders as its own name, as on the service (its previewer's file system gives a missing file's path as
- * its source), so that one missing partial does not take the whole page down; a missing page template or
- * layout is still an error.
+ * Where `{% render %}` and `{% include %}` look (liquidjs's `partials` root; not a handle: handles have no
+ * `:`). A partial the account lacks renders as its own name, as on the service (its previewer's file system
+ * gives a missing file's path as its source), so that one missing partial does not take the whole page
+ * down; a missing page template or layout is still an error.
  */
-/** Not a handle: handles have no `:`. */
 const PARTIALS = "partial:";
 
 const exists = (file: string) =>

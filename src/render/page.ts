@@ -1,22 +1,14 @@
 // Rendering one page: its template, then its layout around it (decisions.md, "Site rendering"). The
 // layout places the page with `content_for_layout` and head extras with `content_for_header`.
 import type { Liquid } from "liquidjs";
+import { withoutTrailingSlash } from "../schema/site/page-at.ts";
 import { contentForHeader } from "./head.ts";
 import type { SiteData, SitePage } from "./site-data.ts";
 
 /**
- * Context shared by every page, as the hosted service gives it: each global by its handle (so the global
- * `site` is `site`), `navigation.<handle>`, `current_path`, `current_page`, `forms`. The CMS's extras stay
- * reachable without hiding any of it: `globals`, and `site.name`/`site.domain` under the `site` global's
- * own fields.
- */
-function siteContext(site: SiteData, currentPath: string, currentPage: number): Record<string, unknown> {
-  return { ...site.globals, ...serviceVariables(site, currentPath, currentPage) };
-}
-
-/**
- * What the service itself gives every page: no global or entry field hides these (a page with a field
- * `navigation` or `site` still renders the layout's menu and title).
+ * What the service itself gives every page: each global by its handle (so the global `site` is `site`),
+ * `navigation.<handle>`, `current_path`, `current_page`, `forms`. The CMS's extras stay reachable without
+ * hiding any of it: `globals`, and `site.name`/`site.domain` under the `site` global's own fields.
  */
 function serviceVariables(site: SiteData, currentPath: string, currentPage: number) {
   return {
@@ -30,17 +22,30 @@ function serviceVariables(site: SiteData, currentPath: string, currentPage: numb
 }
 
 /**
- * Page context: an entry's fields at the top level (winning over globals, decisions.md, but not over the
- * service's own variables), as `entry` and under its collection's handle; an index page's entries as `<handle>.entries`, its `pagination` and, as on the
+ * A page's variables: the globals, then what the page adds, then the service's variables, which nothing
+ * hides (a page with a field `navigation` or `site` still renders the layout's menu and title).
+ */
+function contextOf(
+  site: SiteData,
+  path: string,
+  currentPage: number,
+  page?: SitePage,
+): Record<string, unknown> {
+  return {
+    ...site.globals,
+    ...(page && pageVariables(page, currentPage)),
+    ...serviceVariables(site, path, currentPage),
+  };
+}
+
+/**
+ * An entry's fields at the top level (winning over globals, decisions.md), the entry as `entry` and under
+ * its collection's handle; an index page's entries as `<handle>.entries`, its `pagination` and, as on the
  * service, `page` the page number.
  */
-function pageContext(
-  page: SitePage,
-  currentPage: number,
-  service: ReturnType<typeof serviceVariables>,
-): Record<string, unknown> {
+function pageVariables(page: SitePage, currentPage: number): Record<string, unknown> {
   if (page.kind === "entry" && page.entry) {
-    return { ...page.entry, ...service, entry: page.entry, [page.collection.handle]: page.entry };
+    return { ...page.entry, entry: page.entry, [page.collection.handle]: page.entry };
   }
   const entries = page.entries ?? [];
   return {
@@ -60,18 +65,18 @@ export async function renderPage(
   has: (handle: string) => boolean,
 ): Promise<string> {
   const currentPage = page.current_page ?? 1;
-  const service = serviceVariables(site, url.pathname, currentPage);
-  const context = { ...site.globals, ...service, ...pageContext(page, currentPage, service) };
+  const path = withoutTrailingSlash(url.pathname);
+  const context = contextOf(site, path, currentPage, page);
   const title = String(page.entry?.title ?? page.collection.name);
   const description = typeof page.entry?.description === "string" ? page.entry.description : undefined;
   const header = contentForHeader({
     title: `${title} | ${site.name}`,
     description,
-    canonical: `${url.protocol}//${url.host}${url.pathname}`,
+    canonical: `${url.protocol}//${url.host}${path}`,
     // decisions.md names one type for every page of a collection, index pages included.
     schemaType: page.collection.schema_type,
     publishedAt: page.entry?.published_at,
-    path: url.pathname,
+    path,
   });
   const body = await engine.renderFile(page.template, { ...context, content_for_header: header });
   if (!has(page.layout)) return body;
@@ -86,7 +91,7 @@ export async function renderNotFound(
   has: (handle: string) => boolean,
 ): Promise<string> {
   if (!has("404")) return "Not found\n";
-  const context = siteContext(site, url.pathname, 1);
+  const context = contextOf(site, url.pathname, 1);
   const header = contentForHeader({
     title: `Not found | ${site.name}`,
     canonical: `${url.protocol}//${url.host}${url.pathname}`,

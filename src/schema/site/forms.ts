@@ -30,18 +30,21 @@ export async function siteForms(ctx: Context, scope: AccountScope): Promise<Reco
     },
   });
   return Object.fromEntries(
-    forms.map((form) => [
-      form.handle,
-      {
-        handle: form.handle,
-        title: form.title,
-        collection: form.collection.handle,
-        blueprint: form.blueprint.handle,
-        fields: formFieldsOf(readFields(form.blueprint.fields)),
-        honeypot_enabled: form.honeypotEnabled,
-        redirect_url: form.redirectUrl,
-        success_message: form.successMessage,
-      },
-    ]),
+    forms
+      // Read in several statements: a form deleted with its collection between them comes without it.
+      .filter((form) => form.collection && form.blueprint)
+      .map((form) => [
+        form.handle,
+        {
+          handle: form.handle,
+          title: form.title,
+          collection: form.collection.handle,
+          blueprint: form.blueprint.handle,
+          fields: formFieldsOf(readFields(form.blueprint.fields)),
+          honeypot_enabled: form.honeypotEnabled,
+          redirect_url: form.redirectUrl,
+          success_message: form.successMessage,
+        },
+      ]),
   );
 }

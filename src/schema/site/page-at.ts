@@ -11,14 +11,16 @@ export type PageAt = (EntryPage | IndexPage) & { current_page: number; base_path
 
 const PAGED = /^(.*)\/page\/(\d{1,6})\/?$/;
 
+/** `/about/` is the page at `/about`, as on the service: links imported from other sites end in a slash. */
+export const withoutTrailingSlash = (path: string) => path.replace(/(?<=.)\/+$/, "");
+
 export async function pageAt(
   ctx: Context,
   scope: AccountScope,
   requested: string,
   page: number,
 ): Promise<PageAt | null> {
-  // `/about/` is the page at `/about`, as on the service: links imported from other sites end in a slash.
-  const path = requested.replace(/(?<=.)\/+$/, "");
+  const path = withoutTrailingSlash(requested);
   const entry = await entryPageAt(ctx, scope, path);
   if (entry) return { ...entry, current_page: page, base_path: path };
   const paged = PAGED.exec(path);
