@@ -3,7 +3,7 @@
 import { GraphQLError } from "graphql";
 import { DeadlinePassedError } from "../db/deadline.ts";
 import { UnstorableTextError } from "../db/text-guard.ts";
-import { isForeignKeyViolation, missingRecord } from "./prisma-errors.ts";
+import { isReferenceGone, missingRecord } from "./prisma-errors.ts";
 
 export interface ErrorDetail {
   path: string;
@@ -63,26 +63,38 @@ export class Problems {
   }
 }
 
+/** The error a GraphQL execution wrapped, else itself. */
+export function originalOf(error: unknown): unknown {
+  return error instanceof GraphQLError ? (error.originalError ?? error) : error;
+}
+
+/** A database error toApiError answers as a lost race (a 404 or 409): the transports log it at warn. */
+export function isLostRace(error: unknown): boolean {
+  const original = originalOf(error);
+  return missingRecord(original) !== undefined || isReferenceGone(original);
+}
+
 /**
  * Turns an error from executing an operation into the public ApiError: ours pass through, GraphQL's own
  * variable coercion failures (wrong type, missing required field) become 422s on the offending field,
  * and anything else is an internal error whose message stays private.
  */
 export function toApiError(error: unknown): ApiError {
-  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  const original = originalOf(error);
   if (original instanceof ApiError) return original;
   if (original instanceof UnstorableTextError) return ApiError.invalid(original.field, original.message);
   // Work cut short by the request's deadline: its answer is the 503 of src/app.ts, and nothing went wrong.
   if (original instanceof DeadlinePassedError) return new ApiError(503, "Request timed out");
-  // A write checks what it names before its own statements; another request's delete may come between.
-  // The record it changes gone: as if it had been gone before (404). One it refers to gone: a conflict,
-  // and the same request sent again is answered as any naming a record that does not exist.
+  // A write checks what it names before its own statements; another request's delete may come between
+  // (transports log these at warn: a wrong ID in the code would show the same way). The record it changes
+  // gone: as if it had been gone before (404). One it refers to gone: a conflict, and the same request sent
+  // again is answered as any naming a record that does not exist.
   const missing = missingRecord(original);
   if (missing)
     return ApiError.notFound(
       missing.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/ ./g, (s) => s.toLowerCase()),
     );
-  if (isForeignKeyViolation(original))
+  if (isReferenceGone(original))
     return new ApiError(409, "Conflict", [
       { path: "", message: "names a record that was deleted at the same time: send it again" },
     ]);

@@ -8,6 +8,11 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === "P2003" || code === "P2014";
 }
 
+/** A row written names one that is not there (P2003; not P2014, a delete refused by a required relation). */
+export function isReferenceGone(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "P2003";
+}
+
 /** The record an update, delete or `…OrThrow` read needed is gone: the model it looked in, else undefined. */
 export function missingRecord(error: unknown): string | undefined {
   const known = error as { code?: unknown; meta?: { modelName?: unknown } } | null;

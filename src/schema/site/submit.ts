@@ -12,7 +12,7 @@ import { ApiError, Problems } from "../errors.ts";
 import { formFieldsOf } from "../forms/form-fields.ts";
 import { submissionMails } from "../forms/notify.ts";
 import { enqueueMail } from "../mail/enqueue.ts";
-import { isForeignKeyViolation } from "../prisma-errors.ts";
+import { isReferenceGone } from "../prisma-errors.ts";
 import type { Tx } from "../webhooks/outbox.ts";
 import { hostName } from "./host.ts";
 import { countSubmission, looksLikeSpam } from "./spam.ts";
@@ -144,7 +144,7 @@ export async function submitForm(
     );
   } catch (error) {
     // The collection was deleted since the form was read, and the form with it.
-    if (isForeignKeyViolation(error)) throw ApiError.notFound("Form");
+    if (isReferenceGone(error)) throw ApiError.notFound("Form");
     throw error;
   }
   return { saved: true, ...answer };
