@@ -29,6 +29,12 @@ const templatesOf = (input: EntryUpdate) => ({
   layout_handle: input.layout_handle,
 });
 
+/** Those an update names anew: one the entry names already needs no check (nor the lock it takes). */
+const changedTemplates = (input: EntryUpdate, stored: StoredEntry) => ({
+  template_handle: input.template_handle !== stored.templateHandle ? input.template_handle : undefined,
+  layout_handle: input.layout_handle !== stored.layoutHandle ? input.layout_handle : undefined,
+});
+
 /** The stored entry as an update needs it. */
 export const storedEntrySelect = {
   id: true,
@@ -190,7 +196,7 @@ export async function updateEntry(
     // A restored override takes its path only while no other entry has it (routing-override.ts).
     if (system.routingOverride !== undefined)
       await requireFreeOverridePath(ctx, tx, scope, stored.id, system.routingOverride);
-    await requireTemplates(ctx, tx, scope, templatesOf(input));
+    await requireTemplates(ctx, tx, scope, changedTemplates(input, stored));
     const { count } = await tx.entry.updateMany({
       where: { id: stored.id, version: stored.version },
       data: { ...changes, data: toJson(changes.data), version: { increment: 1 } },

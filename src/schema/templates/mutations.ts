@@ -95,9 +95,10 @@ export async function applyTemplateUpdate(
   try {
     await retryOnClash(() =>
       ctx.db.$transaction(async (tx) => {
-        // The handle as this write finds it, under the lock writes naming templates take: another rename
-        // may have moved it since `stored` was read (references.ts).
-        await lockAccount(ctx, tx, scope.accountId);
+        // A rename takes the lock writes naming templates take, and renames the references from the
+        // handle it then finds: another rename may have moved it since `stored` was read (references.ts).
+        const renamed = handle != null && handle !== stored.handle;
+        if (renamed) await lockAccount(ctx, tx, scope.accountId);
         const current = await tx.template.findFirst({ where: { id: stored.id }, select: { handle: true } });
         if (!current) throw ApiError.notFound("Template");
         const row = await tx.template.update({
@@ -109,7 +110,7 @@ export async function applyTemplateUpdate(
             ...(html != null && { html }),
           },
         });
-        if (handle != null && handle !== current.handle)
+        if (renamed && handle !== current.handle)
           await renameTemplateReferences(tx, scope, current.handle, handle);
         if (recordsRevisions(ctx)) {
           const recording = { ...scope, recordType: "template" as const, recordId: row.id, tokenId };
