@@ -379,6 +379,46 @@ describe("refusals", () => {
     expect((await trashed(template.id)).id).toBe(item.id);
   });
 
+  it("an entry away while its override path was taken stays in the trash; a template deleted meanwhile is dropped", async () => {
+    const graphql = (query: string) =>
+      client.raw("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables: { a: client.account.account_id } }),
+      });
+    const move = (handle: string) =>
+      graphql(`mutation ($a: ID!) { entryRoutingUpdate(account_id: $a, collection_id: "sections", id: "${handle}",
+        input: { routing_override: "about/us" }) { content_path } }`);
+    ok(await client.post("/templates", { handle: "away", html: "a" }), 201);
+    const away = ok(
+      await client.post("/collections/sections/entries", {
+        title: "Away",
+        handle: "away",
+        template_handle: "away",
+      }),
+      201,
+    );
+    expect((await move("away")).body.data.entryRoutingUpdate).toEqual({ content_path: "/about/us" });
+    expect((await client.delete("/collections/sections/entries/away")).status).toBe(204);
+    expect((await client.delete("/templates/away")).status).toBe(204);
+    ok(await client.post("/collections/sections/entries", { title: "Here", handle: "here" }), 201);
+    expect((await move("here")).body.data.entryRoutingUpdate).toEqual({ content_path: "/about/us" });
+    const item = await trashed(away.id);
+    const refused = await client.post(`/trash/${item.id}/restore`);
+    expect(expectError(refused, 422, "routing_override")).toEqual([
+      { path: "routing_override", message: "is already the path of entry 'here'" },
+    ]);
+    expect((await trashed(away.id)).id).toBe(item.id);
+    // Once the path is free again, it comes back there, naming no template that is gone.
+    expect((await client.delete("/collections/sections/entries/here")).status).toBe(204);
+    const restored = ok(await client.post(`/trash/${item.id}/restore`));
+    expect(restored.record).toMatchObject({
+      handle: "away",
+      content_path: "/about/us",
+      template_handle: null,
+    });
+  });
+
   it("GraphQL lists, restores and purges with the same rules", async () => {
     const created = ok(await client.post("/templates", { handle: "gql", html: "g" }), 201);
     expect((await client.delete("/templates/gql")).status).toBe(204);

@@ -3,9 +3,11 @@
 // puts back those whose other end is still there.
 import type { Entry, EntryReference } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
+import { lockAccount } from "../account-lock.ts";
 import { compareAndSet } from "../compare-and-set.ts";
 import type { Context } from "../context.ts";
 import { refreshPaths } from "../entries/paths.ts";
+import { requireFreeOverridePath } from "../entries/routing-override.ts";
 import { ApiError } from "../errors.ts";
 import { toJson } from "../json.ts";
 import { beforeDelete } from "../webhooks/outbox.ts";
@@ -48,9 +50,26 @@ export async function trashEntry(ctx: Context, scope: AccountScope, id: string):
   );
 }
 
-export async function restoreEntry(tx: Tx, scope: AccountScope, snapshot: unknown): Promise<string> {
+export async function restoreEntry(
+  tx: Tx,
+  scope: AccountScope,
+  snapshot: unknown,
+  ctx: Context,
+): Promise<string> {
   const { row: stored, references, navItemIds } = snapshot as EntrySnapshot;
   const row = revived<Entry>(stored);
+  // Under the account's lock (account-lock.ts): its override path is still free, and a template it named
+  // that was deleted while it was away is named no more (the collection's applies).
+  await requireFreeOverridePath(ctx, tx, scope, row.id, row.routingOverride);
+  await lockAccount(ctx, tx, scope.accountId);
+  const named = [row.templateHandle, row.layoutHandle].filter((handle): handle is string => handle !== null);
+  const kept = new Set(
+    (
+      await tx.template.findMany({ where: { ...scope, handle: { in: named } }, select: { handle: true } })
+    ).map((template) => template.handle),
+  );
+  if (row.templateHandle !== null && !kept.has(row.templateHandle)) row.templateHandle = null;
+  if (row.layoutHandle !== null && !kept.has(row.layoutHandle)) row.layoutHandle = null;
   const collection = { ...scope, id: row.collectionId };
   if (!(await tx.collection.findFirst({ where: collection, select: { id: true } })))
     throw parentGone("entry", "collection");

@@ -21,7 +21,9 @@ import type { TrashType, Tx } from "./store.ts";
 import { restoreTemplate } from "./template.ts";
 import { TrashRestorePayloadRef } from "./type.ts";
 
-const restorers: Record<TrashType, (tx: Tx, scope: AccountScope, snapshot: unknown) => Promise<string>> = {
+type Restorer = (tx: Tx, scope: AccountScope, snapshot: unknown, ctx: Context) => Promise<string>;
+
+const restorers: Record<TrashType, Restorer> = {
   entry: restoreEntry,
   global: restoreGlobal,
   template: restoreTemplate,
@@ -71,7 +73,7 @@ builder.mutationField("trashRestore", (t) =>
           const taken = item && (await tx.trashItem.deleteMany({ where: { id: item.id } }));
           if (!item || !taken?.count) throw ApiError.notFound("Trash item");
           const type = item.recordType as TrashType;
-          const id = await restorers[type](tx, scope, item.snapshot);
+          const id = await restorers[type](tx, scope, item.snapshot, ctx);
           await recordEvents(ctx, tx, scope.accountId, await restoredEvents(tx, type, id));
           // Restoring an entry, a global or a template records a revision, as a save does (revision.ts).
           if (hasRevisions(type) && recordsRevisions(ctx))
