@@ -1,5 +1,6 @@
-// PUT/PATCH /collections/:id: only the sent fields change. A new routing regenerates every entry's path
-// in the same transaction.
+// PUT/PATCH /collections/:id: only the sent fields change. A new routing regenerates the path of every
+// entry it finds, in the same transaction (one written meanwhile from the old routing keeps its path until
+// saved again: docs/api-notes.md).
 import type { Collection } from "../../generated/sqlite/client.ts";
 import { type AccountScope, accountScope } from "../access.ts";
 import { lockAccount } from "../account-lock.ts";
