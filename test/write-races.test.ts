@@ -34,10 +34,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Runs `racers` with `deleter` among them, all at once. */
-async function race(racers: (() => Promise<ApiResponse>)[], deleter: () => Promise<ApiResponse>) {
-  const sent = racers.map((send) => send());
+/** Runs `racers` with `deleter` among them, all at once: sent after `before` of them (all, by default). */
+async function race(
+  racers: (() => Promise<ApiResponse>)[],
+  deleter: () => Promise<ApiResponse>,
+  before = racers.length,
+) {
+  const sent = racers.slice(0, before).map((send) => send());
   const deleted = deleter();
+  sent.push(...racers.slice(before).map((send) => send()));
   return { answers: await Promise.all(sent), deleted: await deleted };
 }
 
@@ -372,6 +377,100 @@ describe("rules across an account's records", () => {
         (entry: { content_path: string }) => entry.content_path === `/${path}`,
       );
       expect(at).toHaveLength(1);
+    }
+    expect(quiet()).toEqual([]);
+  });
+
+  it("entries written while their collection's routing changes all end on the new routing", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const handle = unique("rerouted");
+      await expectCreated(
+        client().post("/collections", {
+          name: handle,
+          handle,
+          routing: "old/:handle",
+          blueprint: { fields: [] },
+        }),
+      );
+      const entries = `/collections/${handle}/entries`;
+      for (let index = 0; index < 10; index++)
+        await expectCreated(client().post(entries, { handle: `before-${index}`, title: "Before" }));
+      const { answers, deleted: rerouted } = await race(
+        [
+          ...Array.from(
+            { length: 20 },
+            (_, index) => () => client().post(entries, { handle: `during-${index}`, title: "During" }),
+          ),
+          ...Array.from(
+            { length: 10 },
+            (_, index) => () => client().patch(`${entries}/before-${index}`, { title: `Saved ${index}` }),
+          ),
+        ],
+        () => client().patch(`/collections/${handle}`, { routing: "new/:handle" }),
+        12,
+      );
+      expect(unexpected([...answers, rerouted], [200, 201])).toEqual([]);
+      const stale = async () =>
+        (await client().get(`${entries}?per_page=100`)).body.data
+          .filter(
+            (entry: { handle: string; content_path: string }) =>
+              entry.content_path !== `/new/${entry.handle}`,
+          )
+          .map((entry: { content_path: string }) => entry.content_path);
+      await expect.poll(stale, { timeout: 5_000 }).toEqual([]);
+    }
+    expect(quiet()).toEqual([]);
+  });
+
+  it("children written while their parent's handle changes all end under the new handle", async () => {
+    const parents = unique("parents");
+    await collectionNamed(parents);
+    const children = unique("children");
+    await expectCreated(
+      client().post("/collections", {
+        name: children,
+        handle: children,
+        routing: "kids/:parent/:handle",
+        blueprint: { fields: [{ handle: "parent", type: "entity", options: { collection: parents } }] },
+      }),
+    );
+    const entries = `/collections/${children}/entries`;
+    for (let round = 0; round < ROUNDS; round++) {
+      const parent = `parent-${round}`;
+      // Named by ID: a child sent after the rename would not find the old handle.
+      const { id: parentId } = await expectCreated(
+        client().post(`/collections/${parents}/entries`, { handle: parent, title: "Parent" }),
+      );
+      for (let index = 0; index < 5; index++)
+        await expectCreated(
+          client().post(entries, { handle: `before-${round}-${index}`, title: "Kid", parent: parentId }),
+        );
+      const { answers, deleted: renamed } = await race(
+        [
+          ...Array.from(
+            { length: 15 },
+            (_, index) => () =>
+              client().post(entries, { handle: `during-${round}-${index}`, title: "Kid", parent: parentId }),
+          ),
+          ...Array.from(
+            { length: 5 },
+            (_, index) => () =>
+              client().patch(`${entries}/before-${round}-${index}`, { title: `Saved ${index}` }),
+          ),
+        ],
+        () => client().patch(`/collections/${parents}/entries/${parent}`, { handle: `${parent}-renamed` }),
+        8,
+      );
+      expect(unexpected([...answers, renamed], [200, 201])).toEqual([]);
+      const stale = async () =>
+        (await client().get(`${entries}?per_page=100`)).body.data
+          .filter(
+            (entry: { handle: string; content_path: string }) =>
+              entry.handle.includes(`-${round}-`) &&
+              entry.content_path !== `/kids/${parent}-renamed/${entry.handle}`,
+          )
+          .map((entry: { content_path: string }) => entry.content_path);
+      await expect.poll(stale, { timeout: 5_000 }).toEqual([]);
     }
     expect(quiet()).toEqual([]);
   });

@@ -27,7 +27,11 @@ export class Deadline {
   refused = false;
   private readonly committing = new Set<Promise<unknown>>();
 
-  constructor(readonly at: number) {}
+  /** `ms`: the request timeout it was made from, for work that must outlast every request's deadline. */
+  constructor(
+    readonly at: number,
+    readonly ms = 0,
+  ) {}
 
   /** Whether work may no longer begin; once it may not, the request's work counts as cut short. */
   refuses(): boolean {

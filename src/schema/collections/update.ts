@@ -1,6 +1,6 @@
 // PUT/PATCH /collections/:id: only the sent fields change. A new routing regenerates the path of every
-// entry it finds, in the same transaction (one written meanwhile from the old routing keeps its path until
-// saved again: docs/api-notes.md).
+// entry it finds, in the same transaction, and again once entries written meanwhile from the old routing
+// are in (settle-paths.ts).
 import type { Collection } from "../../generated/sqlite/client.ts";
 import { type AccountScope, accountScope } from "../access.ts";
 import { lockAccount } from "../account-lock.ts";
@@ -8,6 +8,7 @@ import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
 import type { Context } from "../context.ts";
 import { refreshPaths } from "../entries/paths.ts";
+import { settlePathsLater } from "../entries/settle-paths.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
@@ -29,7 +30,7 @@ export async function applyCollectionUpdate(
   await checkCollection(ctx, scope, input, problems);
   problems.throwIfAny();
   try {
-    await ctx.db.$transaction(async (tx) => {
+    const pathsChange = await ctx.db.$transaction(async (tx) => {
       // The row as this write finds it: another may have changed its routing since `stored` was read.
       await lockAccount(ctx, tx, scope.accountId);
       await requireTemplates(ctx, tx, scope, templatesOf(input));
@@ -47,7 +48,9 @@ export async function applyCollectionUpdate(
       if (pathsChange) await refreshPaths(tx, stored.id);
       const event = { type: "collection.updated", kind: "collection", id: stored.id } as const;
       await recordEvents(ctx, tx, scope.accountId, [event]);
+      return pathsChange;
     });
+    if (pathsChange) settlePathsLater(ctx, `collection ${stored.id}`, (tx) => refreshPaths(tx, stored.id));
   } catch (error) {
     if (isUniqueViolation(error)) throw ApiError.invalid("handle", "is already used by another collection");
     throw error;

@@ -80,8 +80,11 @@ export async function refreshPaths(tx: Tx, collectionId: string, ids?: string[])
   }
 }
 
-/** After an entry's handle changed: children whose routing uses it as `:<field>` move with it. */
-export async function refreshChildPaths(tx: Tx, scope: AccountScope, parentId: string): Promise<void> {
+/**
+ * After an entry's handle changed: children whose routing uses it as `:<field>` move with it. Answers
+ * whether it has any.
+ */
+export async function refreshChildPaths(tx: Tx, scope: AccountScope, parentId: string): Promise<boolean> {
   const children = await tx.entryReference.findMany({
     where: { ...scope, toId: parentId },
     select: {
@@ -95,4 +98,5 @@ export async function refreshChildPaths(tx: Tx, scope: AccountScope, parentId: s
     byCollection.set(from.collectionId, [...(byCollection.get(from.collectionId) ?? []), from.id]);
   }
   for (const [collectionId, ids] of byCollection) await refreshPaths(tx, collectionId, ids);
+  return byCollection.size > 0;
 }

@@ -22,6 +22,7 @@ import type { EntryCreate, EntryUpdate } from "./inputs.ts";
 import { contentPath, type PathEntry, refreshChildPaths } from "./paths.ts";
 import type { PreparedEntry } from "./prepare.ts";
 import { requireFreeOverridePath } from "./routing-override.ts";
+import { settlePathsLater } from "./settle-paths.ts";
 
 /** The templates an entry write names, by field. */
 const templatesOf = (input: EntryUpdate) => ({
@@ -192,6 +193,7 @@ export async function updateEntry(
   };
   // The entry as the write leaves it (the stored row's other keys are ignored by entryEvents).
   const after: EntryRow = { ...stored, collectionId: collection.id, ...changes };
+  let parentOfChildren = false;
   const written = await ctx.db.$transaction(async (tx) => {
     // A restored override takes its path only while no other entry has it (routing-override.ts).
     if (system.routingOverride !== undefined)
@@ -210,12 +212,16 @@ export async function updateEntry(
         });
       }
     }
-    if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);
+    if (settled.handle !== stored.handle) parentOfChildren = await refreshChildPaths(tx, scope, stored.id);
     await recordEvents(ctx, tx, scope.accountId, entryEvents(after, stored, after));
     return true;
   });
   // The version moved to stored.version + 1: the revision recorded with it is numbered one more.
   if (written && recordsRevisions(ctx)) pruneLater(ctx, stored.id, stored.version + 2);
+  if (written && parentOfChildren)
+    settlePathsLater(ctx, `children of ${stored.id}`, (tx) =>
+      refreshChildPaths(tx, scope, stored.id).then(() => {}),
+    );
   // Entries resolved before the write were kept in the loader: this entry and its children changed, or
   // another writer won and the retry must read afresh.
   ctx.loaders.entries(scope.accountId).clearAll();
