@@ -112,7 +112,7 @@ export function createApp(
       const ready = await ping(database.db);
       return json({ status: ready ? "ready" : "unavailable" }, ready ? 200 : 503);
     }
-    const deadline = new Deadline(Date.now() + config.requestTimeoutMs, config.requestTimeoutMs);
+    const deadline = new Deadline(Date.now() + config.requestTimeoutMs);
     // Each transport answers its own errors; what fails before one is reached (the token lookup the rate
     // limit makes, the limit's store) is logged and masked here, not left to the adapter, which would
     // send its stack as the body. Shaped as the rate limit's refusal is: REST's body, GraphQL's `errors` too.

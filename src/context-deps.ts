@@ -29,6 +29,7 @@ export function contextDeps(
       1_000,
       Math.min(OUTBOUND_MAX_MS, settings.requestTimeoutMs - OUTBOUND_MARGIN_MS),
     ),
+    requestTimeoutMs: settings.requestTimeoutMs,
     history: settings.history,
     ...extras,
   };

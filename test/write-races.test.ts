@@ -341,6 +341,41 @@ describe("rules across an account's records", () => {
     expect(quiet()).toEqual([]);
   });
 
+  it("a template keeps its references when saves that send its handle or an entry's as it is race its rename", async () => {
+    const handle = unique("resent");
+    await collectionNamed(handle);
+    const entries = `/collections/${handle}/entries`;
+    const missing: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const template = unique("kept");
+      const { id } = await expectCreated(
+        client().post("/templates", { template: { handle: template, html: "x" } }),
+      );
+      await expectCreated(
+        client().post(entries, { handle: `entry-${round}`, title: "E", template_handle: template }),
+      );
+      const { answers, deleted: renamed } = await race(
+        Array.from(
+          { length: 12 },
+          (_, index) => () =>
+            index % 2
+              ? client().patch(`${entries}/entry-${round}`, {
+                  title: `Saved ${index}`,
+                  template_handle: template,
+                })
+              : client().patch(`/templates/${id}`, { template: { handle: template, html: `html ${index}` } }),
+        ),
+        () => client().patch(`/templates/${id}`, { template: { handle: `${template}-renamed` } }),
+        6,
+      );
+      expect(unexpected([...answers, renamed], [200, 422])).toEqual([]);
+      const named = (await client().get(`${entries}/entry-${round}`)).body.template_handle;
+      if ((await client().get(`/templates/${named}`)).status !== 200) missing.push(named);
+    }
+    expect(missing).toEqual([]);
+    expect(quiet()).toEqual([]);
+  });
+
   it("one entry takes an override path, however many are given it at once", async () => {
     const handle = unique("moved");
     await collectionNamed(handle);

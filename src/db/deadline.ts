@@ -27,11 +27,7 @@ export class Deadline {
   refused = false;
   private readonly committing = new Set<Promise<unknown>>();
 
-  /** `ms`: the request timeout it was made from, for work that must outlast every request's deadline. */
-  constructor(
-    readonly at: number,
-    readonly ms = 0,
-  ) {}
+  constructor(readonly at: number) {}
 
   /** Whether work may no longer begin; once it may not, the request's work counts as cut short. */
   refuses(): boolean {

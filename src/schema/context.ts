@@ -50,6 +50,8 @@ export interface Context {
   outboundAllowPrivate: boolean;
   /** How long a server-side fetch may take: less than the request's own timeout. */
   outboundTimeoutMs: number;
+  /** How long any request may run (REQUEST_TIMEOUT_MS): work that must outlast every one waits this long. */
+  requestTimeoutMs: number;
   /**
    * The URL the request was made to, as the client sent it (scheme, Host and port; null in-process): a
    * preview link keeps its scheme and port on the account's domain.
@@ -99,6 +101,7 @@ export interface ContextDeps {
   outboundAllowPrivate?: boolean;
   /** 20 s without it. */
   outboundTimeoutMs?: number;
+  requestTimeoutMs?: number;
   /** The defaults without it (the CLI). */
   history?: HistorySettings;
 }
@@ -185,6 +188,7 @@ export function createContext(
     handleStyle,
     outboundAllowPrivate: deps.outboundAllowPrivate ?? false,
     outboundTimeoutMs: deps.outboundTimeoutMs ?? 20_000,
+    requestTimeoutMs: deps.requestTimeoutMs ?? 30_000,
     requestUrl: request.url ?? null,
     history: deps.history ?? DEFAULT_HISTORY,
     caller: `${token ?? ""}\u0000${host}`,

@@ -8,7 +8,10 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === "P2003" || code === "P2014";
 }
 
-/** A row written names one that is not there (P2003; not P2014, a delete refused by a required relation). */
+/**
+ * A row written names one that is not there (P2003). A delete a restricting reference refuses is a P2003
+ * too: the one such delete here (a blueprint's) answers it itself (blueprints/mutations.ts).
+ */
 export function isReferenceGone(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "P2003";
 }

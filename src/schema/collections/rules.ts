@@ -68,7 +68,8 @@ export function templatesOf(input: CollectionUpdate) {
 
 /**
  * Problems with the collection as the write leaves it (`settled`): root routing needs `:handle` and is
- * one collection's only. Read through the write's transaction, after `lockAccount`.
+ * one collection's only. Read through the write's transaction, after `lockAccount` (a site import reads
+ * it when it plans).
  */
 export async function checkRootRouting(
   tx: Tx,

@@ -50,7 +50,10 @@ export async function applyCollectionUpdate(
       await recordEvents(ctx, tx, scope.accountId, [event]);
       return pathsChange;
     });
-    if (pathsChange) settlePathsLater(ctx, `collection ${stored.id}`, (tx) => refreshPaths(tx, stored.id));
+    if (pathsChange)
+      settlePathsLater(ctx, `collection ${stored.id}`, (tx, unroutable) =>
+        refreshPaths(tx, stored.id, undefined, unroutable),
+      );
   } catch (error) {
     if (isUniqueViolation(error)) throw ApiError.invalid("handle", "is already used by another collection");
     throw error;

@@ -58,12 +58,23 @@ const pathSelect = {
   createdAt: true,
   routingOverride: true,
   contentPath: true,
+  version: true,
   references: { select: { field: true, to: { select: { handle: true } } } },
 } as const;
 
-/** Regenerates the paths of the given entries of one collection (all of them when `ids` is absent). */
-export async function refreshPaths(tx: Tx, collectionId: string, ids?: string[]): Promise<void> {
-  const collection = await tx.collection.findUniqueOrThrow({ where: { id: collectionId } });
+/**
+ * Regenerates the paths of the given entries of one collection (all of them when `ids` is absent). An
+ * entry the routing has no value for is a 422, or, given `unroutable`, told there and left as it is. An
+ * entry saved since it was read here is left to that save, which made its own path.
+ */
+export async function refreshPaths(
+  tx: Tx,
+  collectionId: string,
+  ids?: string[],
+  unroutable?: (handle: string, missing: string) => void,
+): Promise<void> {
+  const collection = await tx.collection.findFirst({ where: { id: collectionId } });
+  if (!collection) return;
   const entries = await tx.entry.findMany({
     where: { collectionId, ...(ids && { id: { in: ids } }) },
     select: pathSelect,
@@ -72,19 +83,25 @@ export async function refreshPaths(tx: Tx, collectionId: string, ids?: string[])
     const parents = Object.fromEntries(entry.references.map((ref) => [ref.field, ref.to.handle]));
     const result = contentPath(collection, entry, parents);
     if ("missing" in result) {
-      throw ApiError.invalid("routing", `entry '${entry.handle}' has no value for :${result.missing}`);
+      if (!unroutable)
+        throw ApiError.invalid("routing", `entry '${entry.handle}' has no value for :${result.missing}`);
+      unroutable(entry.handle, result.missing);
+      continue;
     }
     if (result.path !== entry.contentPath) {
-      await tx.entry.update({ where: { id: entry.id }, data: { contentPath: result.path } });
+      const unchanged = { id: entry.id, version: entry.version };
+      await tx.entry.updateMany({ where: unchanged, data: { contentPath: result.path } });
     }
   }
 }
 
-/**
- * After an entry's handle changed: children whose routing uses it as `:<field>` move with it. Answers
- * whether it has any.
- */
-export async function refreshChildPaths(tx: Tx, scope: AccountScope, parentId: string): Promise<boolean> {
+/** After an entry's handle changed: children whose routing uses it as `:<field>` move with it. */
+export async function refreshChildPaths(
+  tx: Tx,
+  scope: AccountScope,
+  parentId: string,
+  unroutable?: (handle: string, missing: string) => void,
+): Promise<void> {
   const children = await tx.entryReference.findMany({
     where: { ...scope, toId: parentId },
     select: {
@@ -97,6 +114,5 @@ export async function refreshChildPaths(tx: Tx, scope: AccountScope, parentId: s
     if (!fieldTokens(from.collection.routing).includes(field)) continue;
     byCollection.set(from.collectionId, [...(byCollection.get(from.collectionId) ?? []), from.id]);
   }
-  for (const [collectionId, ids] of byCollection) await refreshPaths(tx, collectionId, ids);
-  return byCollection.size > 0;
+  for (const [collectionId, ids] of byCollection) await refreshPaths(tx, collectionId, ids, unroutable);
 }

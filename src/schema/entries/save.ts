@@ -183,8 +183,12 @@ export async function updateEntry(
     ...(input.published_at !== undefined && { publishedAt: input.published_at }),
     ...(input.include_in_sitemap != null && { includeInSitemap: input.include_in_sitemap }),
     ...(input.position != null && { position: input.position }),
-    ...(input.template_handle !== undefined && { templateHandle: input.template_handle }),
-    ...(input.layout_handle !== undefined && { layoutHandle: input.layout_handle }),
+    // Written only when changed: one sent as it is must not undo a rename of that template meanwhile,
+    // which moves the entry's reference without its version (templates/usage.ts).
+    ...(input.template_handle !== undefined &&
+      input.template_handle !== stored.templateHandle && { templateHandle: input.template_handle }),
+    ...(input.layout_handle !== undefined &&
+      input.layout_handle !== stored.layoutHandle && { layoutHandle: input.layout_handle }),
     ...(system.routingOverride !== undefined && { routingOverride: system.routingOverride }),
     contentPath: path,
     data: mergeValues(stored.data, prepared.values),
@@ -193,7 +197,6 @@ export async function updateEntry(
   };
   // The entry as the write leaves it (the stored row's other keys are ignored by entryEvents).
   const after: EntryRow = { ...stored, collectionId: collection.id, ...changes };
-  let parentOfChildren = false;
   const written = await ctx.db.$transaction(async (tx) => {
     // A restored override takes its path only while no other entry has it (routing-override.ts).
     if (system.routingOverride !== undefined)
@@ -212,15 +215,16 @@ export async function updateEntry(
         });
       }
     }
-    if (settled.handle !== stored.handle) parentOfChildren = await refreshChildPaths(tx, scope, stored.id);
+    if (settled.handle !== stored.handle) await refreshChildPaths(tx, scope, stored.id);
     await recordEvents(ctx, tx, scope.accountId, entryEvents(after, stored, after));
     return true;
   });
   // The version moved to stored.version + 1: the revision recorded with it is numbered one more.
   if (written && recordsRevisions(ctx)) pruneLater(ctx, stored.id, stored.version + 2);
-  if (written && parentOfChildren)
-    settlePathsLater(ctx, `children of ${stored.id}`, (tx) =>
-      refreshChildPaths(tx, scope, stored.id).then(() => {}),
+  // A child written meanwhile from the old handle (maybe the first) is moved once it is in.
+  if (written && settled.handle !== stored.handle)
+    settlePathsLater(ctx, `children of ${stored.id}`, (tx, unroutable) =>
+      refreshChildPaths(tx, scope, stored.id, unroutable),
     );
   // Entries resolved before the write were kept in the loader: this entry and its children changed, or
   // another writer won and the retry must read afresh.

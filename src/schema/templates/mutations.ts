@@ -105,7 +105,8 @@ export async function applyTemplateUpdate(
           where: { id: stored.id },
           data: {
             ...(title != null && { title }),
-            ...(handle != null && { handle }),
+            // Only a rename writes the handle: one sent as it is must not undo a rename meanwhile.
+            ...(renamed && { handle }),
             ...(kind != null && { kind }),
             ...(html != null && { html }),
           },

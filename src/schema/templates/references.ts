@@ -1,7 +1,7 @@
 // Collections and entries name templates by handle; an unknown handle is a 422 on that field. A write
-// checks before its transaction, with its other problems, and again inside it after `lockAccount`, which
-// template renames and deletes take too (mutations.ts, trash/template.ts): else a template deleted or
-// renamed meanwhile would be left named.
+// checks before its transaction, with its other problems; one naming a template anew checks again inside
+// it, after `lockAccount`, which template renames and deletes take too (mutations.ts, trash/template.ts):
+// else a template deleted or renamed meanwhile would be left named. A site import checks when it plans.
 import type { AccountScope } from "../access.ts";
 import { lockAccount } from "../account-lock.ts";
 import type { Context } from "../context.ts";
