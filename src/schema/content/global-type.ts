@@ -2,6 +2,7 @@
 import { readFields } from "../blueprints/fields.ts";
 import { builder } from "../builder.ts";
 import { expandValues } from "../entries/expand.ts";
+import { ownBlueprint } from "../globals/type.ts";
 import { valuesOf } from "../globals/values.ts";
 
 export const ContentGlobalRef = builder.prismaObject("Global", {
@@ -15,7 +16,7 @@ export const ContentGlobalRef = builder.prismaObject("Global", {
       description: "Values by field handle, as in PublishedEntry.values.",
       select: { accountId: true, data: true, blueprint: { select: { fields: true } } },
       resolve: (global, _args, ctx) => {
-        const fields = readFields(global.blueprint.fields);
+        const fields = readFields(ownBlueprint(global).fields);
         return expandValues(ctx, global.accountId, fields, valuesOf(fields, global.data), {
           publishedOnly: true,
         });

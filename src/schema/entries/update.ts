@@ -30,7 +30,8 @@ export async function applyEntryUpdate(
       where: { ...scope, collectionId: collection.id, ...where },
       select: storedEntrySelect,
     });
-    if (!stored) throw ApiError.notFound("Entry");
+    // Read in two statements: an entry deleted with its collection between them comes without its blueprint.
+    if (!stored?.blueprint) throw ApiError.notFound("Entry");
     if (input.handle != null && input.handle !== stored.handle)
       requireHandleStyle(ctx, "handle", input.handle);
     const blueprint = { id: stored.blueprintId, fields: readFields(stored.blueprint.fields) };

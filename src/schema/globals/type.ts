@@ -4,6 +4,7 @@ import { readFields } from "../blueprints/fields.ts";
 import { BlueprintFieldRef } from "../blueprints/type.ts";
 import { builder } from "../builder.ts";
 import { expandValues } from "../entries/expand.ts";
+import { ApiError } from "../errors.ts";
 import { valuesOf } from "./values.ts";
 
 interface EmbeddedBlueprint {
@@ -23,6 +24,15 @@ export const GlobalBlueprintRef = builder.objectRef<EmbeddedBlueprint>("GlobalBl
   }),
 });
 
+/**
+ * A global's blueprint, read after the global in a statement of its own: a delete between the two (which
+ * takes both) leaves it without one, as if it had been gone before.
+ */
+export function ownBlueprint<T>(global: { blueprint: T | null }): T {
+  if (!global.blueprint) throw ApiError.notFound("Global");
+  return global.blueprint;
+}
+
 export const GlobalRef = builder.prismaObject("Global", {
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -31,14 +41,14 @@ export const GlobalRef = builder.prismaObject("Global", {
     blueprint: t.field({
       type: GlobalBlueprintRef,
       select: { blueprint: { select: { id: true, handle: true, title: true, fields: true } } },
-      resolve: (global) => global.blueprint,
+      resolve: (global) => ownBlueprint(global),
     }),
     values: t.field({
       type: "JSON",
       description: "Values by field handle; entity fields are expanded into the entries they name.",
       select: { accountId: true, data: true, blueprint: { select: { fields: true } } },
       resolve: (global, _args, ctx) => {
-        const fields = readFields(global.blueprint.fields);
+        const fields = readFields(ownBlueprint(global).fields);
         return expandValues(ctx, global.accountId, fields, valuesOf(fields, global.data));
       },
     }),
