@@ -8,7 +8,11 @@ import { Prisma } from "../generated/sqlite/client.ts";
 import type { Context } from "./context.ts";
 import type { Tx } from "./webhooks/outbox.ts";
 
+/** Transactions that hold the lock already: the rules a write checks each ask for it. */
+const locked = new WeakSet<Tx>();
+
 export async function lockAccount(ctx: Context, tx: Tx, accountId: string): Promise<void> {
-  if (ctx.provider !== "postgresql") return;
+  if (ctx.provider !== "postgresql" || locked.has(tx)) return;
   await tx.$queryRaw(Prisma.sql`SELECT 1 FROM "Account" WHERE "id" = ${accountId} FOR NO KEY UPDATE`);
+  locked.add(tx);
 }

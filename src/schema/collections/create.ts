@@ -11,26 +11,25 @@ import { ApiError, Problems } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { newId, prefixes } from "../ids.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
-import { requireTemplates } from "../templates/references.ts";
 import { recordEvents } from "../webhooks/outbox.ts";
 import { planBlueprint, unowned } from "./attach-blueprint.ts";
 import { type CollectionCreate, CollectionCreateInput } from "./inputs.ts";
 import { CollectionCreatePayload } from "./payload.ts";
-import { checkCollection, checkRootRouting, collectionColumns, templatesOf } from "./rules.ts";
+import { checkCollection, collectionColumns } from "./rules.ts";
 import { applyCollectionUpdate } from "./update.ts";
 
 async function insertCollection(ctx: Context, scope: AccountScope, input: CollectionCreate): Promise<string> {
   requireHandleStyle(ctx, "handle", input.handle);
-  const problems = new Problems();
-  await checkCollection(ctx, scope, input, problems);
-  const blueprint = await planBlueprint(ctx, scope, input, problems);
-  problems.throwIfAny();
+  // The blueprint's problems are told with the collection's, which come first.
+  const blueprintProblems = new Problems();
+  const blueprint = await planBlueprint(ctx, scope, input, blueprintProblems);
   const id = newId(prefixes.collection);
   const { name, handle, routing } = input;
   await ctx.db.$transaction(async (tx) => {
     await lockAccount(ctx, tx, scope.accountId);
-    await requireTemplates(ctx, tx, scope, templatesOf(input));
-    await checkRootRouting(tx, scope, { routing, rootRouting: input.root_routing ?? false }, problems);
+    const problems = new Problems();
+    await checkCollection(tx, scope, { routing, rootRouting: input.root_routing ?? false }, input, problems);
+    problems.list.push(...blueprintProblems.list);
     problems.throwIfAny();
     await tx.collection.create({
       data: { ...collectionColumns(input), ...scope, id, name, handle, routing },

@@ -1,7 +1,6 @@
 // Rules shared by collection create and update: input -> columns, template references, root routing.
 import type { Collection } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
-import type { Context } from "../context.ts";
 import type { Problems } from "../errors.ts";
 import { checkTemplateHandles } from "../templates/references.ts";
 import type { Tx } from "../webhooks/outbox.ts";
@@ -47,18 +46,24 @@ interface Settled {
   rootRouting: boolean;
 }
 
-/** Problems with the templates `input` names. */
+/**
+ * Problems with the collection as the write leaves it (`settled`) caused by `input`: the templates it
+ * names, root routing. Read through the write's transaction, after `lockAccount`, which template renames
+ * and deletes take too (templates/references.ts).
+ */
 export async function checkCollection(
-  ctx: Context,
+  tx: Tx,
   scope: AccountScope,
+  settled: Settled,
   input: CollectionUpdate,
   problems: Problems,
 ): Promise<void> {
-  await checkTemplateHandles(ctx.db, scope, templatesOf(input), problems);
+  await checkTemplateHandles(tx, scope, templatesOf(input), problems);
+  await checkRootRouting(tx, scope, settled, problems);
 }
 
 /** The templates a collection write names, by field. */
-export function templatesOf(input: CollectionUpdate) {
+function templatesOf(input: CollectionUpdate) {
   return {
     template_handle: input.template_handle,
     layout_handle: input.layout_handle,
@@ -66,11 +71,7 @@ export function templatesOf(input: CollectionUpdate) {
   };
 }
 
-/**
- * Problems with the collection as the write leaves it (`settled`): root routing needs `:handle` and is
- * one collection's only. Read through the write's transaction, after `lockAccount` (a site import reads
- * it when it plans).
- */
+/** Root routing needs `:handle` and is one collection's only (a site import reads this as it plans). */
 export async function checkRootRouting(
   tx: Tx,
   scope: AccountScope,

@@ -12,11 +12,10 @@ import { settlePathsLater } from "../entries/settle-paths.ts";
 import { ApiError, Problems } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
 import { isUniqueViolation } from "../prisma-errors.ts";
-import { requireTemplates } from "../templates/references.ts";
 import { recordEvents } from "../webhooks/outbox.ts";
 import { findCollection } from "./find.ts";
 import { type CollectionUpdate, CollectionUpdateInput } from "./inputs.ts";
-import { checkCollection, checkRootRouting, collectionColumns, templatesOf } from "./rules.ts";
+import { checkCollection, collectionColumns } from "./rules.ts";
 import { CollectionRef } from "./type.ts";
 
 export async function applyCollectionUpdate(
@@ -26,14 +25,10 @@ export async function applyCollectionUpdate(
   input: CollectionUpdate,
 ): Promise<void> {
   if (input.handle != null && input.handle !== stored.handle) requireHandleStyle(ctx, "handle", input.handle);
-  const problems = new Problems();
-  await checkCollection(ctx, scope, input, problems);
-  problems.throwIfAny();
   try {
     const pathsChange = await ctx.db.$transaction(async (tx) => {
       // The row as this write finds it: another may have changed its routing since `stored` was read.
       await lockAccount(ctx, tx, scope.accountId);
-      await requireTemplates(ctx, tx, scope, templatesOf(input));
       const current = await tx.collection.findFirst({
         where: { id: stored.id },
         select: { routing: true, rootRouting: true },
@@ -41,7 +36,8 @@ export async function applyCollectionUpdate(
       if (!current) throw ApiError.notFound("Collection");
       const routing = input.routing ?? current.routing;
       const rootRouting = input.root_routing ?? current.rootRouting;
-      await checkRootRouting(tx, scope, { id: stored.id, routing, rootRouting }, problems);
+      const problems = new Problems();
+      await checkCollection(tx, scope, { id: stored.id, routing, rootRouting }, input, problems);
       problems.throwIfAny();
       const pathsChange = routing !== current.routing || rootRouting !== current.rootRouting;
       await tx.collection.update({ where: { id: stored.id }, data: collectionColumns(input) });

@@ -20,7 +20,7 @@ import {
 } from "../revisions/record.ts";
 import { templateState } from "../revisions/state.ts";
 import { trashTemplate } from "../trash/template.ts";
-import { recordEvents, withEvents } from "../webhooks/outbox.ts";
+import { recordEvents, type Tx, withEvents } from "../webhooks/outbox.ts";
 import { findTemplate } from "./find.ts";
 import { TemplateCreateInput, TemplateUpdateInput } from "./inputs.ts";
 import { TemplateRef } from "./type.ts";
@@ -77,6 +77,14 @@ builder.mutationField("templateCreate", (t) =>
 
 export type TemplateUpdate = typeof TemplateUpdateInput.$inferInput;
 
+/** The template's handle as a rename finds it once it holds the account's lock; 404 once it is gone. */
+async function handleUnderLock(ctx: Context, tx: Tx, scope: AccountScope, id: string): Promise<string> {
+  await lockAccount(ctx, tx, scope.accountId);
+  const current = await tx.template.findFirst({ where: { id }, select: { handle: true } });
+  if (!current) throw ApiError.notFound("Template");
+  return current.handle;
+}
+
 /**
  * Applies `input` to the template `id` names and returns its ID. Templates have no version to compare:
  * the row's update orders concurrent writers, and one that still loses the revision number is retried.
@@ -98,9 +106,7 @@ export async function applyTemplateUpdate(
         // A rename takes the lock writes naming templates take, and renames the references from the
         // handle it then finds: another rename may have moved it since `stored` was read (references.ts).
         const renamed = handle != null && handle !== stored.handle;
-        if (renamed) await lockAccount(ctx, tx, scope.accountId);
-        const current = await tx.template.findFirst({ where: { id: stored.id }, select: { handle: true } });
-        if (!current) throw ApiError.notFound("Template");
+        const current = renamed ? await handleUnderLock(ctx, tx, scope, stored.id) : stored.handle;
         const row = await tx.template.update({
           where: { id: stored.id },
           data: {
@@ -111,8 +117,7 @@ export async function applyTemplateUpdate(
             ...(html != null && { html }),
           },
         });
-        if (renamed && handle !== current.handle)
-          await renameTemplateReferences(tx, scope, current.handle, handle);
+        if (renamed && handle !== current) await renameTemplateReferences(tx, scope, current, handle);
         if (recordsRevisions(ctx)) {
           const recording = { ...scope, recordType: "template" as const, recordId: row.id, tokenId };
           revision = await recordRevision(tx, { ...recording, state: templateState(row), at: row.updatedAt });
