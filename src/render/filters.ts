@@ -118,7 +118,9 @@ const youtube =
   /(?:youtube(?:-nocookie)?\.com\/(?:watch\?(?:.*&)?v=|embed\/|shorts\/|live\/|v\/|e\/)|youtu\.be\/)([\w-]{6,})/;
 const vimeo = /vimeo\.com\/(?:video\/|channels\/[\w-]+\/|groups\/[\w-]+\/videos\/)?(\d+)/;
 /** Options the filter reads itself, never attributes: the service's `thumbnail` is the poster. */
-const videoOptions = ["autoplay", "loop", "muted", "controls", "poster", "thumbnail", "video_id"];
+const ownOptions = ["controls", "poster", "thumbnail", "video_id"];
+/** An embed's player takes these from its URL, not as attributes. */
+const playerOptions = ["autoplay", "loop", "muted", ...ownOptions];
 const videoTypes: Record<string, string> = {
   mp4: "video/mp4",
   m4v: "video/mp4",
@@ -144,7 +146,7 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
     const embed = youtubeId
       ? `https://www.youtube-nocookie.com/embed/${encodeURIComponent(youtubeId)}`
       : `https://player.vimeo.com/video/${vimeoId}`;
-    const iframeOptions = named.filter(([name]) => !videoOptions.includes(name));
+    const iframeOptions = named.filter(([name]) => !playerOptions.includes(name));
     return `<iframe${attributes([
       ["src", embed],
       ["title", "Video"],
@@ -168,7 +170,7 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
       ["playsinline", true],
       ["preload", "metadata"],
       ["poster", typeof poster === "string" && poster !== "" ? sourceOf(poster) : null],
-      ...named.filter(([name]) => !["poster", "thumbnail", "video_id", "controls"].includes(name)),
+      ...named.filter(([name]) => !ownOptions.includes(name)),
     ])}>` +
     `<source${attributes([
       ["src", src],
@@ -177,15 +179,15 @@ export function videoPlayer(value: unknown, ...args: unknown[]): string {
   );
 }
 
+/** What a filter runs with (its context and token): liquidjs exports it only as the handler's `this`. */
+type FilterImpl = ThisParameterType<Extract<FilterImplOptions, (...args: never[]) => unknown>>;
+
 /**
  * Liquid's: an integer divided by an integer is rounded down (`{{ 10 | divided_by: 4 }}` is 2, a theme's
  * "min read"); liquidjs divides exactly unless told. JSON has one kind of number, so a whole number counts
  * as an integer here, unless the divisor is written as a float (`divided_by: 100.0`, Liquid's way to ask
  * for exact division), which liquidjs reads as the integer 100.
  */
-/** What a filter runs with (its context and token): liquidjs exports it only as the handler's `this`. */
-type FilterImpl = ThisParameterType<Extract<FilterImplOptions, (...args: never[]) => unknown>>;
-
 function dividedBy(this: FilterImpl, dividend: unknown, divisor: unknown): number {
   const [a, b] = [Number(dividend), Number(divisor)];
   const written = this.token.args[0];

@@ -1,7 +1,7 @@
 // The `form` object inside `{% form_for %}`, shaped as the hosted service's form drop: `form.id`,
-// `form.collection` and `form.blueprint` (handles), `form.fields`, `form.field.<handle>`, `form.errors` (`any`, `all`, `full_messages`, and the messages
-// of each field by handle), `form.has_errors` and `form.values` (what the visitor sent, after a failed
-// submission without JavaScript).
+// `form.collection` and `form.blueprint` (handles), `form.fields`, `form.field.<handle>`, `form.errors`
+// (`any`, `all`, `full_messages`, and the messages of each field by handle), `form.has_errors` and
+// `form.values` (what the visitor sent, after a failed submission without JavaScript).
 import type { SiteForm } from "./site-data.ts";
 
 /** A failed submission of one form, shown again on the page it was posted from. */
