@@ -12,6 +12,7 @@ import { type Generation, lateNextPublish, postgresNextPublish } from "./generat
 import { installPlanCache } from "./plan-cache.ts";
 import { hearPostgresChanges, type Listener } from "./postgres-changes.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
+import { withQueryHooks } from "./query-hooks.ts";
 import { scheduledGeneration } from "./schedule.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
 import { DATA_TABLES_SQL, sqliteChangeTriggers } from "./sqlite-changes.ts";
@@ -167,16 +168,13 @@ function instrumented<Factory extends { connect(): Promise<unknown> }>(factory: 
 }
 
 function guardText(client: Db, generation: Generation): Db {
-  const guarded = client.$extends({
-    query: {
-      $allOperations({ args, query }) {
-        const path = nulPath(args);
-        if (path) throw new UnstorableTextError(fieldName(path));
-        return query(args);
-      },
+  return withQueryHooks(client, {
+    check(args) {
+      const path = nulPath(args);
+      return path ? new UnstorableTextError(fieldName(path)) : undefined;
     },
+    ...fastEntryReads(generation, { keepCounts: !queryCountingEnabled() }),
   });
-  return fastEntryReads(guarded as unknown as Db, generation, { keepCounts: !queryCountingEnabled() });
 }
 
 /** Readiness: the database answers a trivial query. */

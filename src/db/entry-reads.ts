@@ -10,20 +10,22 @@
 //   rows. Past DEEP_OFFSET, the page's IDs are read first (from the covering index of the sort, without
 //   touching the table), then only those rows.
 import { LRUCache } from "lru-cache";
-import type { Db } from "./client.ts";
 import type { Generation } from "./generation.ts";
+import type { QueryHooks } from "./query-hooks.ts";
 
 const MAX_COUNTS = 1_000;
 export const DEEP_OFFSET = 200;
 
-export function fastEntryReads(client: Db, generation: Generation, { keepCounts = true } = {}): Db {
+type EntryReads = Pick<QueryHooks, "replace" | "transaction">;
+
+export function fastEntryReads(generation: Generation, { keepCounts = true } = {}): EntryReads {
+  // Interactive transactions: counts are neither served nor kept while one is open.
   let openTransactions = 0;
   const counts = new LRUCache<string, { total: number; generation: string }>({ max: MAX_COUNTS });
-
-  const extended = client.$extends({
-    query: {
+  return {
+    replace: {
       entry: {
-        async count({ args, query }) {
+        async count(args, query) {
           if (!keepCounts || openTransactions > 0) return query(args);
           const key = JSON.stringify(args ?? {});
           // Read before counting: the total kept is at least as new as the generation it is kept under.
@@ -35,8 +37,8 @@ export function fastEntryReads(client: Db, generation: Generation, { keepCounts 
             counts.set(key, { total, generation: current });
           return total;
         },
-        async findMany({ args, query }) {
-          const skip = args.skip ?? 0;
+        async findMany(args = {}, query) {
+          const skip = Number(args.skip ?? 0);
           if (skip < DEEP_OFFSET || !args.orderBy || args.cursor || args.distinct) return query(args);
           // Through `query`, so that inside a transaction both reads stay in it.
           const page = (await query({
@@ -52,23 +54,13 @@ export function fastEntryReads(client: Db, generation: Generation, { keepCounts 
         },
       },
     },
-  });
-  // Interactive transactions: counts are neither served nor kept while one is open.
-  const transaction = extended.$transaction.bind(extended) as (...args: unknown[]) => Promise<unknown>;
-  return new Proxy(extended, {
-    get(target, property) {
-      if (property !== "$transaction") {
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
+    async transaction(run) {
+      openTransactions++;
+      try {
+        return await run();
+      } finally {
+        openTransactions--;
       }
-      return async (...args: unknown[]) => {
-        openTransactions++;
-        try {
-          return await transaction(...args);
-        } finally {
-          openTransactions--;
-        }
-      };
     },
-  }) as unknown as Db;
+  };
 }
