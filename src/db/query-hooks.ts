@@ -20,7 +20,13 @@ export interface QueryHooks {
 }
 
 /** The raw statements: their arguments are the SQL and its values. */
-const RAW = new Set<PropertyKey>(["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe"]);
+const RAW = new Set<PropertyKey>([
+  "$queryRaw",
+  "$executeRaw",
+  "$queryRawUnsafe",
+  "$executeRawUnsafe",
+  "$queryRawTyped",
+]);
 
 export function withQueryHooks<T extends object>(client: T, hooks: QueryHooks): T {
   const members = new Map<PropertyKey, unknown>();
