@@ -20,6 +20,12 @@ export interface Config {
    * nothing acknowledged); "normal", at WAL checkpoints only (faster; a power cut may lose the last commits).
    */
   sqliteSynchronous: SqliteSynchronous;
+  /**
+   * When a PostgreSQL process reads another process's acknowledged write (CROSS_PROCESS_READS):
+   * "at-once", a request's first read waits for one round trip on the listening connection;
+   * "notified", none: the write's notification ends kept answers a moment later (postgres-changes.ts).
+   */
+  crossProcessReads: CrossProcessReads;
   /** Where uploaded files live (ASSET_STORAGE=s3://bucket/prefix); unset, under dataDir/assets. */
   assetBucket: BucketLocation | undefined;
   /** Largest JSON body accepted, in bytes. */
@@ -56,6 +62,7 @@ export interface Config {
 }
 
 export type SqliteSynchronous = "full" | "normal";
+export type CrossProcessReads = "at-once" | "notified";
 
 /** How webhook deliveries are sent and retried (docs/webhooks.md). */
 export interface WebhookSettings {
@@ -111,6 +118,7 @@ export const environment = z.object({
     "leave it unset for the embedded database under CMS_DATA_DIR",
   ),
   SQLITE_SYNCHRONOUS: oneOf(["full", "normal"], "full"),
+  CROSS_PROCESS_READS: oneOf(["at-once", "notified"], "at-once"),
   ASSET_STORAGE: checked(
     (value) => bucketLocation(value) !== undefined,
     "an s3://bucket/prefix URL",
@@ -155,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(variables.CMS_DATA_DIR),
     databaseUrl: variables.DATABASE_URL,
     sqliteSynchronous: variables.SQLITE_SYNCHRONOUS,
+    crossProcessReads: variables.CROSS_PROCESS_READS,
     assetBucket: variables.ASSET_STORAGE === undefined ? undefined : bucketLocation(variables.ASSET_STORAGE),
     jsonBodyLimit: 2 * 1024 * 1024,
     uploadLimit: variables.CMS_UPLOAD_LIMIT,

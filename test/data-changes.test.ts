@@ -152,3 +152,42 @@ describe.runIf(usesPostgres)("a lost listener", () => {
     expect(changes().unchangedSince(before, ["acct_a"])).toBe(true);
   });
 });
+
+describe.runIf(usesPostgres)("CROSS_PROCESS_READS=notified", () => {
+  /** The last statement each listening connection of the test's database ran, newest connection last. */
+  const listenerStatements = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ query: string }>(
+        `SELECT query FROM pg_stat_activity
+         WHERE datname = $1 AND application_name = 'cms changes listener' ORDER BY backend_start`,
+        [name],
+      );
+      return rows.map((row) => row.query);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it("makes no round trip before a read, and still hears another connection's commit", async () => {
+    const notified = await openDatabase({ dataDir: dir, databaseUrl: url, crossProcessReads: "notified" });
+    try {
+      await notified.hearChanges();
+      const heardThere = notified.generation.changes;
+      for (let read = 0; read < 5; read++) {
+        await notified.generation();
+        await database.generation();
+      }
+      // The default's listener caught up before its reads; the other one has run nothing since LISTEN.
+      expect(await listenerStatements()).toEqual(["SELECT 1", "LISTEN cms_changes"]);
+      const before = heardThere.stamp();
+      await elsewhere(`UPDATE "Account" SET "name" = 'B3' WHERE "id" = 'acct_b'`);
+      const delay = await eventually(() => !heardThere.unchangedSince(before, ["acct_b"]));
+      expect(delay).toBeLessThan(500);
+      expect(heardThere.unchangedSince(before, ["acct_a"])).toBe(true);
+    } finally {
+      await notified.close();
+    }
+  });
+});

@@ -57,10 +57,13 @@ const clientOptions = { errorFormat: "minimal" } as const;
  * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
  * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
  * `sqliteSynchronous` (unset: "full") says when an SQLite commit waits for the disk.
+ * `crossProcessReads` (unset: "at-once") says whether a PostgreSQL read first catches up on other
+ * processes' commits (postgres-changes.ts).
  * `recordRevisions`: writes of entries record their revisions (entry-revisions.ts; off for the seeding).
  */
 export async function openDatabase(
-  config: Pick<Config, "dataDir" | "databaseUrl"> & Partial<Pick<Config, "sqliteSynchronous">>,
+  config: Pick<Config, "dataDir" | "databaseUrl"> &
+    Partial<Pick<Config, "sqliteSynchronous" | "crossProcessReads">>,
   { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
   installPlanCache();
@@ -101,7 +104,7 @@ export async function openDatabase(
         await tx.$executeRawUnsafe(sql);
       },
       hearChanges: async () => {
-        listener ??= hearPostgresChanges(url, changes);
+        listener ??= hearPostgresChanges(url, changes, config.crossProcessReads ?? "at-once");
         await listener.ready;
       },
       close: async () => {

@@ -1,13 +1,18 @@
 // PostgreSQL tells every server process of every committed change: the schema's triggers (migration
 // data_changes) NOTIFY `cms_changes` with the account (and the table, for inserts), delivered at commit to
-// each listening connection. One connection per process listens. Before a request's first read, one
-// round trip on that connection, shared by the requests arriving meanwhile (`catchUp`), makes sure every
-// commit made before the request began has been heard (PostgreSQL sends a connection its notices before
-// the answer to a later query): a write another process acknowledged is read at once here too. What
-// changed is then checked in memory.
+// each listening connection. One connection per process listens. What changed is checked in memory.
+// A notification reaches the other processes a moment after the writer's commit returns (CROSS_PROCESS_READS,
+// docs/deployment.md):
+// - "at-once" (the default): before a request's first read, one round trip on that connection, shared by the
+//   requests arriving meanwhile (`catchUp`), makes sure every commit made before the request began has been
+//   heard (PostgreSQL sends a connection its notices before the answer to a later query): a write another
+//   process acknowledged is read at once here too.
+// - "notified": no round trip; a kept answer may outlive another process's write by that moment (measured
+//   by `npm run bench -- --pg --only cross-process`).
 // Until the listener is connected, and whenever it is lost, nothing kept is served (`blind`); it
 // reconnects every second, and everything counts as changed once it is back.
 import pg from "pg";
+import type { CrossProcessReads } from "../config.ts";
 import type { Changes } from "./changes.ts";
 
 const CHANNEL = "cms_changes";
@@ -22,7 +27,11 @@ export interface Listener {
 /** A round trip on the listening connection not answered in this time counts as the connection lost. */
 const CATCH_UP_TIMEOUT_MS = 2_000;
 
-export function hearPostgresChanges(connectionString: string, changes: Changes): Listener {
+export function hearPostgresChanges(
+  connectionString: string,
+  changes: Changes,
+  reads: CrossProcessReads,
+): Listener {
   let client: pg.Client | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -82,7 +91,7 @@ export function hearPostgresChanges(connectionString: string, changes: Changes):
     });
     return following;
   };
-  changes.catchUp = catchUp;
+  if (reads === "at-once") changes.catchUp = catchUp;
 
   const ready = listen();
   return {
