@@ -180,7 +180,9 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS=notified", () => {
         await database.generation();
       }
       // The default's listener caught up before its reads; the other one has run nothing since LISTEN.
-      expect(await listenerStatements()).toEqual(["SELECT 1", "LISTEN cms_changes"]);
+      const [caughtUp, notifiedOnly] = await listenerStatements();
+      expect(caughtUp).not.toBe("LISTEN cms_changes");
+      expect(notifiedOnly).toBe("LISTEN cms_changes");
       const before = heardThere.stamp();
       await elsewhere(`UPDATE "Account" SET "name" = 'B3' WHERE "id" = 'acct_b'`);
       const delay = await eventually(() => !heardThere.unchangedSince(before, ["acct_b"]));

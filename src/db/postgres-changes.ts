@@ -74,8 +74,10 @@ export function hearPostgresChanges(
     // Blind: every stamp is a change of everything already.
     if (!connection || changes.blind) return;
     const timer = setTimeout(() => client === connection && lost(), CATCH_UP_TIMEOUT_MS);
-    // A failure is the connection's: its error handler made the process blind.
-    await connection.query("SELECT 1").catch(() => {});
+    // An empty statement: nothing to plan and no row to parse, and still answered after the notices
+    // (a kept read's throughput lost to the round trip fell from about a third to a fifth against
+    // `SELECT 1`). A failure is the connection's: its error handler made the process blind.
+    await connection.query("").catch(() => {});
     clearTimeout(timer);
   };
   const catchUp = (): Promise<void> => {
