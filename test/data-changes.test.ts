@@ -5,6 +5,7 @@
 // and a lost listener (PostgreSQL).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -153,36 +154,46 @@ describe.runIf(usesPostgres)("a lost listener", () => {
   });
 });
 
-describe.runIf(usesPostgres)("CROSS_PROCESS_READS=notified", () => {
-  /** The last statement each listening connection of the test's database ran, newest connection last. */
-  const listenerStatements = async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ query: string }>(
-        `SELECT query FROM pg_stat_activity
-         WHERE datname = $1 AND application_name = 'cms changes listener' ORDER BY backend_start`,
-        [name],
-      );
-      return rows.map((row) => row.query);
-    } finally {
-      await client.end();
+/** A TCP path to PostgreSQL that can go silent (no reset: a partition, a failed-over host). */
+async function silenceablePath(): Promise<{ url: string; silence(): void; close(): Promise<void> }> {
+  let silent = false;
+  const sockets = new Set<Socket>();
+  // Half-open allowed: a connection ended from this side is not closed from the other, as in a partition.
+  const proxy = createServer({ allowHalfOpen: true }, (inbound) => {
+    const target = new URL(url as string);
+    const outbound = connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.on("error", () => {});
     }
+    inbound.on("data", (bytes) => silent || outbound.write(bytes));
+    outbound.on("data", (bytes) => silent || inbound.write(bytes));
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const through = new URL(url as string);
+  through.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return {
+    url: through.toString(),
+    silence: () => {
+      silent = true;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
   };
+}
 
-  it("makes no round trip before a read, and still hears another connection's commit", async () => {
+/** Whether `promise` settles within `ms`. */
+const settlesWithin = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
+
+describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
+  it("notified: hears another connection's commit without a round trip before reads", async () => {
     const notified = await openDatabase({ dataDir: dir, databaseUrl: url, crossProcessReads: "notified" });
     try {
       await notified.hearChanges();
       const heardThere = notified.generation.changes;
-      for (let read = 0; read < 5; read++) {
-        await notified.generation();
-        await database.generation();
-      }
-      // The default's listener caught up before its reads; the other one has run nothing since LISTEN.
-      const [caughtUp, notifiedOnly] = await listenerStatements();
-      expect(caughtUp).not.toBe("LISTEN cms_changes");
-      expect(notifiedOnly).toBe("LISTEN cms_changes");
       const before = heardThere.stamp();
       await elsewhere(`UPDATE "Account" SET "name" = 'B3' WHERE "id" = 'acct_b'`);
       const delay = await eventually(() => !heardThere.unchangedSince(before, ["acct_b"]));
@@ -192,4 +203,32 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS=notified", () => {
       await notified.close();
     }
   });
+
+  for (const reads of ["at-once", "notified"] as const) {
+    it(`${reads}: a listening connection gone silent is noticed, and nothing kept is served`, async () => {
+      const path = await silenceablePath();
+      const opened = await openDatabase({ dataDir: dir, databaseUrl: path.url, crossProcessReads: reads });
+      try {
+        await opened.hearChanges();
+        await opened.generation();
+        path.silence();
+        // at-once: a read waits for the round trip on the listening connection; notified: none.
+        const read = opened.generation();
+        // Once blind, it reads the next publish moment again, through the silent path too: never awaited.
+        read.catch(() => {});
+        expect(await settlesWithin(read, 300)).toBe(reads === "notified");
+        // The round trips requests wait for end within their 2 s, answered or not.
+        expect(await settlesWithin(opened.generation.changes.catchUp(), 3_000)).toBe(true);
+        // Requests for at-once, the heartbeat for notified: within the 2 s a round trip has.
+        const started = Date.now();
+        while (!opened.generation.changes.blind) {
+          expect(Date.now() - started, "still listening").toBeLessThan(4_000);
+          await sleep(50);
+        }
+      } finally {
+        await path.close();
+        await settlesWithin(opened.close(), 2_000);
+      }
+    });
+  }
 });

@@ -7,8 +7,10 @@
 //   requests arriving meanwhile (`catchUp`), makes sure every commit made before the request began has been
 //   heard (PostgreSQL sends a connection its notices before the answer to a later query): a write another
 //   process acknowledged is read at once here too.
-// - "notified": no round trip; a kept answer may outlive another process's write by that moment (measured
-//   by `npm run bench -- --pg --only cross-process`).
+// - "notified": no round trip before reads; a kept answer may outlive another process's write by that moment
+//   (measured by `npm run bench -- --cross-process`). A round trip every second still checks that the
+//   connection is alive: nothing else would notice one gone silent without a reset (a partition, a
+//   failed-over host), and the process would serve what it keeps for as long as that lasts.
 // Until the listener is connected, and whenever it is lost, nothing kept is served (`blind`); it
 // reconnects every second, and everything counts as changed once it is back.
 import pg from "pg";
@@ -26,6 +28,8 @@ export interface Listener {
 
 /** A round trip on the listening connection not answered in this time counts as the connection lost. */
 const CATCH_UP_TIMEOUT_MS = 2_000;
+/** With "notified", how often the listening connection is checked (one round trip). */
+const HEARTBEAT_MS = 1_000;
 
 export function hearPostgresChanges(
   connectionString: string,
@@ -46,7 +50,13 @@ export function hearPostgresChanges(
 
   const listen = async () => {
     // Named, so that an operator (and a test) can tell it in pg_stat_activity.
-    const connection = new pg.Client({ connectionString, application_name: "cms changes listener" });
+    const connection = new pg.Client({
+      connectionString,
+      application_name: "cms changes listener",
+      // A connection attempt into a silent network fails, and the next one follows.
+      connectionTimeoutMillis: CATCH_UP_TIMEOUT_MS,
+      keepAlive: true,
+    });
     client = connection;
     connection.on("error", lost);
     connection.on("end", () => client === connection && lost());
@@ -73,6 +83,8 @@ export function hearPostgresChanges(
     const connection = client;
     // Blind: every stamp is a change of everything already.
     if (!connection || changes.blind) return;
+    // Not answered in time: lost() ends the connection, which fails the query still on it (pg destroys
+    // the socket of a client ended with a query active), so that the requests waiting on it go on.
     const timer = setTimeout(() => client === connection && lost(), CATCH_UP_TIMEOUT_MS);
     // An empty statement: nothing to plan and no row to parse, and still answered after the notices
     // (a kept read's throughput lost to the round trip fell from about a third to a fifth against
@@ -94,6 +106,8 @@ export function hearPostgresChanges(
     return following;
   };
   if (reads === "at-once") changes.catchUp = catchUp;
+  const heartbeat =
+    reads === "notified" ? setInterval(() => void catchUp(), HEARTBEAT_MS).unref() : undefined;
 
   const ready = listen();
   return {
@@ -101,6 +115,7 @@ export function hearPostgresChanges(
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
+      clearInterval(heartbeat);
       const connection = client;
       client = undefined;
       await connection?.end().catch(() => {});
