@@ -100,9 +100,12 @@ if (values["cross-process"]) {
     });
     const connection = { dataDir: shared.dataDir, databaseUrl: shared.env.DATABASE_URL };
     const opened = await openDatabase(connection);
-    const seeded = await seed(opened, connection, first.url, Number(values.entries ?? 2_000));
-    await opened.db.$disconnect();
-    await first.stop();
+    const seeded = await seed(opened, connection, first.url, Number(values.entries ?? 2_000)).finally(
+      async () => {
+        await opened.db.$disconnect();
+        await first.stop();
+      },
+    );
     const run = await crossProcessRun({ script: serverScript, nodeArgs: startArgs }, shared, seeded);
     if (!values["no-write"])
       saveSection("cross_process", { measured_at: new Date().toISOString(), machine: machine(), ...run });
