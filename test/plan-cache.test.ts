@@ -93,8 +93,18 @@ describe("plan shapes", () => {
       });
     expect(shapeOf(update(1)).key).not.toBe(shapeOf(update(2)).key);
     expect(shapeOf(update(1)).values).toEqual(["e"]);
-    const nested = shapeOf(create({ references: { createMany: { data: [{ toId: "x" }] } } }));
-    expect(nested.values).toEqual([]);
+    const connect = (id: string) => shapeOf(create({ blueprint: { connect: { id } } }));
+    expect(connect("a").key).not.toBe(connect("b").key);
+  });
+
+  it("gives nested createMany rows that differ only in strings one key: an entry's references", () => {
+    const references = (toIds: string[]) =>
+      shapeOf(
+        create({ references: { createMany: { data: toIds.map((toId) => ({ field: "author", toId })) } } }),
+      );
+    expect(references(["x"]).key).toBe(references(["y"]).key);
+    expect(references(["x", "y"]).values).toEqual(["author", "x", "author", "y"]);
+    expect(references(["x"]).key).not.toBe(references(["x", "y"]).key);
   });
 
   it("makes a string and a JSON value in one field two shapes", () => {

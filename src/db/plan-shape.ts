@@ -2,9 +2,10 @@
 // placeholders, so that requests differing only in those values share one compiled plan (plan-cache.ts).
 //
 // Replaced: strings under any `where` (of the request or of a nested selection); under a write's `data`,
-// each field's string, date and JSON value. Kept in the shape: numbers, booleans, nulls, sort orders,
-// modes, dates of filters, and nested writes and update operations ({increment: 1}), so that they
-// decide the plan themselves.
+// each field's string, date and JSON value, and those of a nested `createMany`'s rows (an entry's
+// references: each names other entries, so kept whole they would make a shape per set of targets).
+// Kept in the shape: numbers, booleans, nulls, sort orders, modes, dates of filters, and the other nested
+// writes and update operations ({increment: 1}), so that they decide the plan themselves.
 // A string or JSON placeholder is a marker string; a date one is a sentinel date, since the compiler
 // parses dates. Each kind has its own marker, so a string and an object in one place make two shapes.
 
@@ -149,6 +150,14 @@ function replaceFieldValue(value: unknown, values: unknown[]): unknown {
     values.push(tagged.value);
     return { $type: "DateTime", value: sentinelDate(values.length - 1) };
   }
-  if (!Array.isArray(value) && Object.keys(value).some((key) => operationKeys.has(key))) return value;
+  if (!Array.isArray(value) && Object.keys(value).some((key) => operationKeys.has(key)))
+    return shapeOperation(value as Record<string, unknown>, values);
   return placeholder(values, value, jsonMarker);
+}
+
+/** A nested write or an update operation, kept, but for the values of a nested `createMany`'s rows. */
+function shapeOperation(operation: Record<string, unknown>, values: unknown[]): unknown {
+  const createMany = operation.createMany;
+  if (createMany === null || typeof createMany !== "object" || !("data" in createMany)) return operation;
+  return { ...operation, createMany: { ...createMany, data: replaceRows(createMany.data, values) } };
 }
