@@ -39,9 +39,9 @@ export interface Seeded {
   accountId: string;
   token: string;
   domain: string;
-  /** Handles of seeded posts, and the ID of an author, for the workloads. */
+  /** Handles of seeded posts, and the IDs of the authors, for the workloads. */
   postHandles: string[];
-  authorId: string;
+  authorIds: string[];
   seconds: number;
 }
 
@@ -256,14 +256,13 @@ export async function seed(
     entry_handle: "index",
   });
 
-  const authorId = authorIds[0];
-  if (!authorId) throw new Error("no authors seeded");
+  if (authorIds.length === 0) throw new Error("no authors seeded");
   return {
     accountId: account.account_id,
     token: account.token,
     domain: account.domain,
     postHandles,
-    authorId,
+    authorIds,
     seconds: (Date.now() - started) / 1000,
   };
 }

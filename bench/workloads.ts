@@ -154,12 +154,14 @@ export const workloads: Workload[] = [
         setupRequest: (request: any) => ({
           ...request,
           body: JSON.stringify({
-            handle: `new-${run}-${next++}`,
+            handle: `new-${run}-${next}`,
             title: "A new post",
             summary: "Written by the bench",
             body: "<p>Fresh <em>content</em>.</p>",
             rating: 4,
-            author: seeded.authorId,
+            // Each create names another author, as a site's posts do (one author would make every
+            // create the same statement, values and all).
+            author: seeded.authorIds[next++ % seeded.authorIds.length],
           }),
         }),
       };
