@@ -135,8 +135,8 @@ export async function insertEntry(
   );
   const templates = templatesOf(input);
   // Nothing else to write with it: the entry and its references are one nested create, which Prisma
-  // runs in a transaction of its own. It reads the row back with one more statement, yet costs a quarter
-  // less CPU than an interactive transaction's inserts (docs/performance.md, eleventh session).
+  // runs in a transaction of its own. It reads the row back with one more statement, yet costs less CPU
+  // than an interactive transaction's inserts (a quarter on SQLite: docs/performance.md, eleventh session).
   if (!listened && !alsoWrite && !namesTemplate(templates)) {
     const nested = references.length > 0 && { references: { createMany: { data: references } } };
     return answer.attach(
