@@ -134,23 +134,17 @@ export async function insertEntry(
     events.map((event) => event.type),
   );
   const templates = templatesOf(input);
-  // Nothing else to write with it: the entry and its references are one nested create, which Prisma
-  // runs in a transaction of its own. It reads the row back with one more statement, yet costs less CPU
-  // than an interactive transaction's inserts (a quarter on SQLite: docs/performance.md, eleventh session).
-  if (!listened && !alsoWrite && !namesTemplate(templates)) {
-    const nested = references.length > 0 && { references: { createMany: { data: references } } };
-    return answer.attach(
-      await ctx.db.entry.create({ ...answer.query, data: { ...data, ...nested } }),
-    ) as Entry;
-  }
+  // The references nested in the create: one statement more (Prisma reads the row back), yet less CPU
+  // than inserting them on their own, and with nothing else to write no interactive transaction at all
+  // (a quarter of a create's CPU on SQLite: docs/performance.md, eleventh session).
+  const nested = references.length > 0 && { references: { createMany: { data: references } } };
+  const create = { ...answer.query, data: { ...data, ...nested } };
+  if (!listened && !alsoWrite && !namesTemplate(templates))
+    return answer.attach(await ctx.db.entry.create(create)) as Entry;
   // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
   const entry = await ctx.db.$transaction(async (tx) => {
     await requireTemplates(ctx, tx, scope, templates);
-    const created = await tx.entry.create({ ...answer.query, data });
-    if (references.length > 0)
-      await tx.entryReference.createMany({
-        data: references.map((reference) => ({ ...reference, fromId: id })),
-      });
+    const created = await tx.entry.create(create);
     if (listened) await recordEvents(ctx, tx, scope.accountId, events);
     await alsoWrite?.(tx, row.id);
     return created;
