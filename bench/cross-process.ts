@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import type { BenchDatabase } from "./database.ts";
-import { type NoticeDelay, noticeDelay } from "./notice-delay.ts";
+import { type NoticeDelay, noticeDelay, round3 } from "./notice-delay.ts";
 import { type Started, startProcess } from "./processes.ts";
 import { printRows } from "./report.ts";
 import type { Seeded } from "./seed.ts";
@@ -194,8 +194,6 @@ async function rounds(
     never_fresh: never,
   };
 }
-
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 function printCrossProcess(
   rows: CrossProcessRow[],

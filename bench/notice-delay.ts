@@ -64,4 +64,5 @@ export async function noticeDelay(url: string, accountId: string, rounds: number
   }
 }
 
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
+/** Milliseconds to the microsecond, as the bench records them. */
+export const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
