@@ -77,6 +77,25 @@ describe("SQLite kept statements", () => {
     expect(await db.$queryRawUnsafe(nameOf, "acct_c")).toEqual([{ name: "c" }]);
   });
 
+  it("a bound LIMIT is written into the kept text: each call still gets its own limit and offset", async () => {
+    const { db } = database;
+    const ids = async (take: number, skip = 0) =>
+      (await db.account.findMany({ orderBy: { id: "asc" }, take, skip, select: { id: true } })).map(
+        (row) => row.id,
+      );
+    expect(await ids(1)).toEqual(["acct_a"]);
+    expect(await ids(2)).toEqual(["acct_a", "acct_b"]);
+    expect(await ids(1, 1)).toEqual(["acct_b"]);
+    expect(await ids(1)).toEqual(["acct_a"]);
+    const page = "SELECT id FROM Account ORDER BY id LIMIT ? OFFSET ?";
+    expect(await db.$queryRawUnsafe(page, 1, 1)).toEqual([{ id: "acct_b" }]);
+    expect(await db.$queryRawUnsafe(page, 2, 0)).toEqual([{ id: "acct_a" }, { id: "acct_b" }]);
+    // Not a whole number: left bound, as SQLite reads it.
+    expect(await db.$queryRawUnsafe("SELECT id FROM Account ORDER BY id LIMIT ?", "1")).toEqual([
+      { id: "acct_a" },
+    ]);
+  });
+
   it(`more than ${MAX_STATEMENTS} texts: the least used are let go and prepared again when asked`, async () => {
     const { db } = database;
     for (let index = 0; index <= MAX_STATEMENTS; index++) {

@@ -11,6 +11,7 @@ import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
 import { type NextPublish, sqliteNextPublish } from "./generation.ts";
 import { hearSqliteChanges } from "./sqlite-changes.ts";
+import { withFixedLimit } from "./sqlite-limit.ts";
 import { WalFlush } from "./wal-flush.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
@@ -114,7 +115,8 @@ export const MAX_STATEMENTS = 500;
  * Makes `client.prepare` answer a cached statement per SQL text. The adapter binds parameters with
  * `prepare(sql).bind(args)`, which better-sqlite3 allows once per statement, so each call gets a light
  * handle that passes the arguments to the shared statement on every run instead. A statement's columns
- * are read once: better-sqlite3 builds them anew on every call, and the adapter asks on every read.
+ * are read once: better-sqlite3 builds them anew on every call, and the adapter asks on every read. A
+ * trailing bound LIMIT is written into the text, which SQLite would otherwise plan anew (sqlite-limit.ts).
  *
  * Why this stand-in for `prepare` is still here: @prisma/adapter-better-sqlite3 (6.19) has no option to
  * keep statements and exports neither its queryable nor its value conversions, so no public surface can
@@ -144,7 +146,10 @@ export function reuseStatements(client: Database.Database): WriteCount {
   };
   const handle = (shared: Database.Statement, args: unknown[]) => ({
     reader: shared.reader,
-    bind: (bound: unknown[]) => handle(shared, bound),
+    bind: (bound: unknown[]) => {
+      const fixed = withFixedLimit(shared.source, bound);
+      return handle(fixed.sql === shared.source ? shared : statements.memo(fixed.sql), fixed.args);
+    },
     columns: () => columnsOf(shared),
     run: () => {
       counted(shared);
