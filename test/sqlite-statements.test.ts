@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database as CmsDatabase, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { MAX_STATEMENTS } from "../src/db/sqlite-adapter.ts";
+import { LIMITS_PER_TEXT } from "../src/db/sqlite-limit.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cms-sqlite-statements-"));
 let database: CmsDatabase;
@@ -87,6 +88,10 @@ describe("SQLite kept statements", () => {
     expect(await ids(2)).toEqual(["acct_a", "acct_b"]);
     expect(await ids(1, 1)).toEqual(["acct_b"]);
     expect(await ids(1)).toEqual(["acct_a"]);
+    // More limits than are written into one text: the others stay bound, and each still holds.
+    await db.account.create({ data: account("acct_d") });
+    for (let take = 1; take <= LIMITS_PER_TEXT + 2; take++)
+      expect(await ids(take, 1)).toEqual(["acct_b", "acct_c", "acct_d"].slice(0, take));
     const page = "SELECT id FROM Account ORDER BY id LIMIT ? OFFSET ?";
     expect(await db.$queryRawUnsafe(page, 1, 1)).toEqual([{ id: "acct_b" }]);
     expect(await db.$queryRawUnsafe(page, 2, 0)).toEqual([{ id: "acct_a" }, { id: "acct_b" }]);

@@ -11,7 +11,7 @@ import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
 import { type NextPublish, sqliteNextPublish } from "./generation.ts";
 import { hearSqliteChanges } from "./sqlite-changes.ts";
-import { withFixedLimit } from "./sqlite-limit.ts";
+import { fixedLimits } from "./sqlite-limit.ts";
 import { WalFlush } from "./wal-flush.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
@@ -146,10 +146,6 @@ export function reuseStatements(client: Database.Database): WriteCount {
   };
   const handle = (shared: Database.Statement, args: unknown[]) => ({
     reader: shared.reader,
-    bind: (bound: unknown[]) => {
-      const fixed = withFixedLimit(shared.source, bound);
-      return handle(fixed.sql === shared.source ? shared : statements.memo(fixed.sql), fixed.args);
-    },
     columns: () => columnsOf(shared),
     run: () => {
       counted(shared);
@@ -164,7 +160,23 @@ export function reuseStatements(client: Database.Database): WriteCount {
   });
   // Only the adapter calls prepare on this connection once this is in place (better-sqlite3's own
   // `pragma` prepares natively). Other readers of the connection bind the original first (generation.ts).
-  client.prepare = ((sql: string) => handle(statements.memo(sql), [])) as unknown as typeof client.prepare;
+  // The statement is looked up when bound, so that a text whose limit is written in is not kept as well.
+  const withFixedLimit = fixedLimits(MAX_STATEMENTS);
+  client.prepare = ((sql: string) => {
+    const unbound = () => handle(statements.memo(sql), []);
+    return {
+      bind: (args: unknown[]) => {
+        const fixed = withFixedLimit(sql, args);
+        return handle(statements.memo(fixed.sql), fixed.args);
+      },
+      get reader() {
+        return unbound().reader;
+      },
+      columns: () => unbound().columns(),
+      run: () => unbound().run(),
+      raw: () => unbound().raw(),
+    };
+  }) as unknown as typeof client.prepare;
   return writes;
 }
 
