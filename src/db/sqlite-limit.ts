@@ -17,30 +17,40 @@ const LIMIT = " LIMIT ?";
 const LIMIT_OFFSET = " LIMIT ? OFFSET ?";
 export const LIMITS_PER_TEXT = 4;
 
-export interface FixedLimits {
-  /** The text and arguments to run: `sql`'s trailing bound LIMIT written in, where it may be. */
-  (sql: string, args: unknown[]): { sql: string; args: unknown[] };
+/** The text and arguments to run: `sql`'s trailing bound LIMIT written in, where it may be. */
+export type FixedLimits = (sql: string, args: unknown[]) => { sql: string; args: unknown[] };
+
+/** A text ending in a bound LIMIT: where the clause starts, and the limits written in so far. */
+interface LimitedText {
+  start: number;
+  limits: (number | bigint)[];
 }
 
 /** For one connection: which limits each text has had written in, for as many texts as are kept. */
 export function fixedLimits(texts: number): FixedLimits {
-  const written = new LRUCache<string, (number | bigint)[]>({ max: texts });
+  // Null: the text ends so, but in a comment (`... -- LIMIT ?`), not a clause. Looked at once a text.
+  const known = new LRUCache<string, LimitedText | { start: null }>({ max: texts });
+  const textOf = (sql: string, offset: boolean) => {
+    const start = sql.length - (offset ? LIMIT_OFFSET : LIMIT).length;
+    const comment = sql.includes("--", sql.lastIndexOf("\n", start) + 1);
+    const text = comment ? { start: null } : { start, limits: [] };
+    known.set(sql, text);
+    return text;
+  };
   return (sql, args) => {
     const offset = sql.endsWith(LIMIT_OFFSET);
     if (!offset && !sql.endsWith(LIMIT)) return { sql, args };
-    const start = sql.length - (offset ? LIMIT_OFFSET : LIMIT).length;
-    // `... -- LIMIT ?`: a comment, not a clause.
-    if (sql.includes("--", sql.lastIndexOf("\n", start) + 1)) return { sql, args };
+    const text = known.get(sql) ?? textOf(sql, offset);
+    if (text.start === null) return { sql, args };
     const at = args.length - (offset ? 2 : 1);
     const limit = args[at];
     if (!Number.isSafeInteger(limit) && typeof limit !== "bigint") return { sql, args };
-    const limits = written.get(sql) ?? [];
-    if (!limits.includes(limit as number | bigint)) {
-      if (limits.length >= LIMITS_PER_TEXT) return { sql, args };
-      written.set(sql, [...limits, limit as number | bigint]);
+    if (!text.limits.includes(limit as number | bigint)) {
+      if (text.limits.length >= LIMITS_PER_TEXT) return { sql, args };
+      text.limits.push(limit as number | bigint);
     }
     return {
-      sql: `${sql.slice(0, start)} LIMIT ${limit}${offset ? " OFFSET ?" : ""}`,
+      sql: `${sql.slice(0, text.start)} LIMIT ${limit}${offset ? " OFFSET ?" : ""}`,
       args: args.toSpliced(at, 1),
     };
   };
