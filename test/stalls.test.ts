@@ -2,6 +2,7 @@
 // hostile GraphQL query runs, /healthz and another account's page keep answering, and the hostile
 // request itself ends with its documented error in bounded time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RENDER_LIMIT_MS } from "../src/render/render-scope.ts";
 import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
@@ -125,7 +126,10 @@ describe("a page whose render runs long", () => {
     expect(shown.status, shown.text.slice(0, 200)).toBe(500);
     expect(shown.text).toBe("This page could not be rendered.\n");
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(Math.max(...probes)).toBeLessThan(1_000);
+    // A process held by the render would keep a probe waiting for the rest of it, up to its limit of
+    // RENDER_LIMIT_MS (2 s). Paced, a probe's several turns (a PostgreSQL page makes some round trips, each
+    // behind a slice of the render) took up to 1.09 s on a slow machine running other test files beside.
+    expect(Math.max(...probes)).toBeLessThan(RENDER_LIMIT_MS * 0.75);
   });
 });
 
