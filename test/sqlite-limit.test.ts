@@ -1,7 +1,16 @@
-// Which trailing LIMITs are written into a statement's text (src/db/sqlite-limit.ts); the statements
+// Which trailing LIMITs are written into a statement's text (src/db/sqlite-statements.ts); the statements
 // themselves run through the real client in test/sqlite-statements.test.ts.
 import { describe, expect, it } from "vitest";
-import { fixedLimits, LIMITS_PER_TEXT } from "../src/db/sqlite-limit.ts";
+import { LIMITS_PER_TEXT, statementsByText } from "../src/db/sqlite-statements.ts";
+
+/** The texts that would be prepared: a "statement" here is its text. */
+const fixedLimits = (texts: number) => {
+  const statementFor = statementsByText((sql) => sql, texts);
+  return (sql: string, args: unknown[]) => {
+    const { statement, args: bound } = statementFor(sql, args);
+    return { sql: statement, args: bound };
+  };
+};
 
 const page = "SELECT id FROM Entry WHERE accountId = ? ORDER BY id LIMIT ? OFFSET ?";
 
@@ -46,5 +55,29 @@ describe("a bound LIMIT written into the text", () => {
     // Another text has its own.
     const other = page.replace("id FROM", "handle FROM");
     expect(fixed(other, ["a1", 99, 0]).args).toEqual(["a1", 0]);
+  });
+});
+
+describe("the statements kept per text", () => {
+  it("prepares a text once as sent and once per limit written in, however often each is run", () => {
+    const prepared: string[] = [];
+    const statementFor = statementsByText((sql) => {
+      prepared.push(sql);
+      return { sql };
+    }, 10);
+    const first = statementFor(page, ["a1", 20, 0]).statement;
+    for (let run = 0; run < 3; run++) {
+      expect(statementFor(page, ["a1", 20, run]).statement).toBe(first);
+      statementFor(page, ["a1", 1.5, run]);
+      statementFor("SELECT 1", []);
+    }
+    expect(prepared).toEqual([page.replace("LIMIT ?", "LIMIT 20"), page, "SELECT 1"]);
+  });
+
+  it("prepares again a text let go as the least recently run", () => {
+    const prepared: string[] = [];
+    const statementFor = statementsByText((sql) => prepared.push(sql), 2);
+    for (const sql of ["SELECT 1", "SELECT 2", "SELECT 3", "SELECT 2", "SELECT 1"]) statementFor(sql, []);
+    expect(prepared).toEqual(["SELECT 1", "SELECT 2", "SELECT 3", "SELECT 1"]);
   });
 });

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database as CmsDatabase, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { MAX_STATEMENTS } from "../src/db/sqlite-adapter.ts";
-import { LIMITS_PER_TEXT } from "../src/db/sqlite-limit.ts";
+import { MAX_TEXTS } from "../src/db/sqlite-adapter.ts";
+import { LIMITS_PER_TEXT } from "../src/db/sqlite-statements.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cms-sqlite-statements-"));
 let database: CmsDatabase;
@@ -101,9 +101,9 @@ describe("SQLite kept statements", () => {
     ]);
   });
 
-  it(`more than ${MAX_STATEMENTS} texts: the least used are let go and prepared again when asked`, async () => {
+  it(`more than ${MAX_TEXTS} texts: the least used are let go and prepared again when asked`, async () => {
     const { db } = database;
-    for (let index = 0; index <= MAX_STATEMENTS; index++) {
+    for (let index = 0; index <= MAX_TEXTS; index++) {
       expect(await db.$queryRawUnsafe(`SELECT ? + ${index} AS n`, 1)).toEqual([{ n: index + 1 }]);
     }
     expect(await db.$queryRawUnsafe("SELECT ? + 0 AS n", 41)).toEqual([{ n: 41 }]);

@@ -6,12 +6,11 @@
 import { realpathSync } from "node:fs";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
-import { LRUCache } from "lru-cache";
 import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
 import { type NextPublish, sqliteNextPublish } from "./generation.ts";
 import { hearSqliteChanges } from "./sqlite-changes.ts";
-import { fixedLimits } from "./sqlite-limit.ts";
+import { statementsByText } from "./sqlite-statements.ts";
 import { WalFlush } from "./wal-flush.ts";
 
 type Factory = InstanceType<typeof PrismaBetterSQLite3>;
@@ -109,14 +108,15 @@ function keepStatistics(adapter: Adapter): void {
   setInterval(run, STATISTICS_CHECK_MS).unref();
 }
 
-export const MAX_STATEMENTS = 500;
+/** SQL texts whose statements are kept (each with at most LIMITS_PER_TEXT more: sqlite-statements.ts). */
+export const MAX_TEXTS = 500;
 
 /**
  * Makes `client.prepare` answer a cached statement per SQL text. The adapter binds parameters with
  * `prepare(sql).bind(args)`, which better-sqlite3 allows once per statement, so each call gets a light
  * handle that passes the arguments to the shared statement on every run instead. A statement's columns
  * are read once: better-sqlite3 builds them anew on every call, and the adapter asks on every read. A
- * trailing bound LIMIT is written into the text, which SQLite would otherwise plan anew (sqlite-limit.ts).
+ * trailing bound LIMIT is written into the text, which SQLite would otherwise plan anew (sqlite-statements.ts).
  *
  * Why this stand-in for `prepare` is still here: @prisma/adapter-better-sqlite3 (6.19) has no option to
  * keep statements and exports neither its queryable nor its value conversions, so no public surface can
@@ -125,11 +125,7 @@ export const MAX_STATEMENTS = 500;
  * replace it is a statement cache inside the adapter (a patch of the shape upstream could take).
  */
 export function reuseStatements(client: Database.Database): WriteCount {
-  const prepare = client.prepare.bind(client);
-  const statements = new LRUCache<string, Database.Statement>({
-    max: MAX_STATEMENTS,
-    memoMethod: (sql) => prepare(sql),
-  });
+  const statementFor = statementsByText(client.prepare.bind(client), MAX_TEXTS);
   const columns = new WeakMap<Database.Statement, Database.ColumnDefinition[]>();
   const columnsOf = (shared: Database.Statement) => {
     const known = columns.get(shared);
@@ -161,13 +157,15 @@ export function reuseStatements(client: Database.Database): WriteCount {
   // Only the adapter calls prepare on this connection once this is in place (better-sqlite3's own
   // `pragma` prepares natively). Other readers of the connection bind the original first (generation.ts).
   // The statement is looked up when bound, so that a text whose limit is written in is not kept as well.
-  const withFixedLimit = fixedLimits(MAX_STATEMENTS);
   client.prepare = ((sql: string) => {
-    const unbound = () => handle(statements.memo(sql), []);
+    const unbound = () => {
+      const { statement } = statementFor(sql, []);
+      return handle(statement, []);
+    };
     return {
       bind: (args: unknown[]) => {
-        const fixed = withFixedLimit(sql, args);
-        return handle(statements.memo(fixed.sql), fixed.args);
+        const found = statementFor(sql, args);
+        return handle(found.statement, found.args);
       },
       get reader() {
         return unbound().reader;
