@@ -36,8 +36,8 @@ async function countedOnce(query: string, size: number, pick: (data: any) => unk
 
 /**
  * Statements for lists of 5, 20 and 40 entries, after a warm-up. The server keeps no answers while it
- * counts (no kept counts either), so every request runs all its statements but those of the lookups
- * (an account's blueprints, collections…), read by the warm-up and kept while nothing writes them.
+ * counts, so every request runs all its statements but those of the lookups (an account's blueprints,
+ * collections, a list's total…), read by the warm-up and kept while nothing writes them.
  */
 async function countsBySize(query: string, pick: (data: any) => unknown[]) {
   await countedOnce(query, 5, pick);

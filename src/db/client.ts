@@ -6,7 +6,7 @@ import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
 import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
-import { fastEntryReads } from "./entry-reads.ts";
+import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateNextPublish, postgresNextPublish } from "./generation.ts";
 import { installPlanCache } from "./plan-cache.ts";
@@ -87,7 +87,7 @@ export async function openDatabase(
       return adapter;
     };
     const adapter = instrumented(factory);
-    const db = guardText(new PrismaClient({ adapter, ...clientOptions }) as unknown as Db, generation);
+    const db = withHooks(new PrismaClient({ adapter, ...clientOptions }) as unknown as Db);
     await answers(db, config.databaseUrl);
     const url = config.databaseUrl;
     let listener: Listener | undefined;
@@ -125,7 +125,7 @@ export async function openDatabase(
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
   const adapter = instrumented(sqlite.factory);
-  const db = guardText(new PrismaClient({ adapter, ...clientOptions }), generation);
+  const db = withHooks(new PrismaClient({ adapter, ...clientOptions }));
   return {
     db,
     provider: "sqlite",
@@ -170,13 +170,14 @@ function instrumented<Factory extends { connect(): Promise<unknown> }>(factory: 
   return queryCountingEnabled() ? countingAdapter(factory) : factory;
 }
 
-function guardText(client: Db, generation: Generation): Db {
+/** Every operation's text guard (text-guard.ts), and deep pages of entries read by IDs first (entry-reads.ts). */
+function withHooks(client: Db): Db {
   return withQueryHooks(client, {
     check(args) {
       const path = nulPath(args);
       return path ? new UnstorableTextError(fieldName(path)) : undefined;
     },
-    ...fastEntryReads(generation, { keepCounts: !queryCountingEnabled() }),
+    replace: deepEntryPages,
   });
 }
 

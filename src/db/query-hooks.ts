@@ -15,8 +15,6 @@ export interface QueryHooks {
   check(args: unknown): Error | undefined;
   /** Operations run instead, by model and operation: `run` is the operation itself, on the same client. */
   replace: Record<string, Record<string, (args: Args, run: Operation) => Promise<unknown>>>;
-  /** Around every transaction, interactive or batch. */
-  transaction<T>(run: () => Promise<T>): Promise<T>;
 }
 
 /** The raw statements: their arguments are the SQL and its values. */
@@ -89,12 +87,9 @@ function modelOf(
 /** Interactive transactions get the hooks on their own client; batches run as they are. */
 function transactionOf(target: object, transaction: AnyFunction, hooks: QueryHooks) {
   return (input: unknown, ...rest: unknown[]) =>
-    hooks.transaction(
-      () =>
-        (typeof input === "function"
-          ? transaction.call(target, (tx: object) => input(withQueryHooks(tx, hooks)), ...rest)
-          : transaction.call(target, input, ...rest)) as Promise<unknown>,
-    );
+    typeof input === "function"
+      ? transaction.call(target, (tx: object) => input(withQueryHooks(tx, hooks)), ...rest)
+      : transaction.call(target, input, ...rest);
 }
 
 /** A promise of `start()` that starts on its first `then`, as Prisma's own do. */

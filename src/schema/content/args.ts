@@ -30,7 +30,8 @@ export interface ListQuery {
 export interface ListPlan {
   scope: AccountScope;
   collection: ContentCollection;
-  where: Prisma.EntryWhereInput;
+  /** Always of the one account (`scope`). */
+  where: Prisma.EntryWhereInput & AccountScope;
   keys: SortKey[];
 }
 

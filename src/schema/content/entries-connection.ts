@@ -3,6 +3,7 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { z } from "zod";
 import { builder } from "../builder.ts";
+import { countEntries } from "../entries/count.ts";
 import { type ListQuery, listQueryArgs, planList } from "./args.ts";
 import { afterCursor, encodeCursor } from "./cursor.ts";
 import { MAX_PER_PAGE } from "./entries.ts";
@@ -81,7 +82,7 @@ builder.queryField("contentEntriesConnection", (t) =>
         edges: rows.slice(0, first).map((row) => ({ cursor: encodeCursor(keys, row), node: row })),
         hasNextPage: rows.length > first,
         hasPreviousPage: Boolean(args.after),
-        total: () => ctx.db.entry.count({ where }),
+        total: () => countEntries(ctx, where),
       };
     },
   }),

@@ -2,6 +2,7 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { z } from "zod";
 import { builder } from "../builder.ts";
+import { countEntries } from "../entries/count.ts";
 import { listPage, listType, pageSchema } from "../pagination.ts";
 import { type ListQuery, listQueryArgs, planList } from "./args.ts";
 import { orderBy } from "./order.ts";
@@ -30,7 +31,7 @@ builder.queryField("contentEntries", (t) =>
       const query = queryFromInfo({ context: ctx, info, path: ["data"] });
       return listPage(
         args.page,
-        ctx.db.entry.count({ where }),
+        countEntries(ctx, where),
         (range) => ctx.db.entry.findMany({ ...query, where, orderBy: orderBy(keys), ...range }),
         args.per_page ?? 20,
       );

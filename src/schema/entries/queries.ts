@@ -8,6 +8,7 @@ import { ApiError } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
 import { listPage, listType } from "../pagination.ts";
+import { countEntries } from "./count.ts";
 import { EntryRef } from "./type.ts";
 
 const EntryList = listType("Entry", EntryRef);
@@ -31,7 +32,7 @@ builder.queryField("entries", (t) =>
         ...(args.published != null && { published: args.published }),
       };
       const query = queryFromInfo({ context: ctx, info, path: ["data"] });
-      return listPage(args.page, ctx.db.entry.count({ where }), (range) =>
+      return listPage(args.page, countEntries(ctx, where), (range) =>
         ctx.db.entry.findMany({
           ...query,
           where,

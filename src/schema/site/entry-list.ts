@@ -7,6 +7,7 @@ import { contentCollection } from "../content/collection.ts";
 import { key, orderBy } from "../content/order.ts";
 import { filterWhere } from "../content/where.ts";
 import type { Context } from "../context.ts";
+import { countEntries } from "../entries/count.ts";
 import { ApiError } from "../errors.ts";
 import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
 import { type Pagination, paginationOf, queryPageUrl } from "./pagination.ts";
@@ -74,7 +75,7 @@ export async function entryList(
   const shown = await visible(ctx);
   const where = { ...scope, ...shown, collectionId: collection.id, AND: conditions };
   const [total, rows] = await Promise.all([
-    ctx.db.entry.count({ where }),
+    countEntries(ctx, where),
     ctx.db.entry.findMany({
       where,
       orderBy: orderOf(args, collection.orderable),

@@ -2,6 +2,7 @@
 // `index_routing` and `index_template_handle` are set, `index_per_page` published entries a page.
 import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
+import { countEntries } from "../entries/count.ts";
 import { PAGINATE_SYNTAX } from "../templates/liquid.ts";
 import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
 import { perPageOf } from "./entry-list.ts";
@@ -53,7 +54,7 @@ export async function indexAt(
       take: perPage,
       select: siteEntrySelect,
     });
-  const [total, requested] = await Promise.all([ctx.db.entry.count({ where }), pageRows(page)]);
+  const [total, requested] = await Promise.all([countEntries(ctx, where), pageRows(page)]);
   const totalPages = Math.max(1, Math.ceil(total / perPage));
   // A theme may page the collection itself by fewer than index_per_page (`{% paginate posts.entries by 4
   // %}`, paginate-tag.ts): its pages past the index's own are pages too, each showing the index's last
