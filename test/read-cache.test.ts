@@ -468,7 +468,11 @@ describe("the cache's bounds and scopes", () => {
     ]);
     const changes = new Changes();
     changes.blind = false;
-    const generation = Object.assign(async () => `${changes.stamp()}@0`, { changes });
+    const generation = Object.assign(async () => `${changes.stamp()}@0`, {
+      changes,
+      stamp: async () => changes.stamp(),
+      at: async (stamp: number) => `${stamp}@0`,
+    });
     return {
       cache: new ReadCache(generation, { answerBytes: bytes, lookupBytes: bytes }),
       changes,

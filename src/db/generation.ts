@@ -8,6 +8,13 @@ import type { Changes } from "./changes.ts";
 
 export interface Generation {
   (): Promise<string>;
+  /**
+   * The stamp alone, once every change committed before the call has been heard: what a lookup of some
+   * tables is kept under (read-cache.ts ends those by their tables, whatever the schedule epoch).
+   */
+  stamp(): Promise<number>;
+  /** The generation of a stamp taken before (`stamp`): with the schedule epoch of now. */
+  at(stamp: number): Promise<string>;
   /** What changed, per account and table, since a stamp. */
   changes: Changes;
 }

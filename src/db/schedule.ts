@@ -56,11 +56,14 @@ export function scheduledGeneration(changes: Changes, nextPublish: NextPublish):
     return started;
   };
 
-  const generation = async () => {
+  const stamp = async () => {
     // Another process's write acknowledged before this read began must be heard first.
     await changes.catchUp();
+    return changes.stamp();
+  };
+  // A stamp taken earlier is as safe (what is kept under it ends at any change since); the epoch is now's.
+  const at = async (stamp: number) => {
     const now = Date.now();
-    const stamp = changes.stamp();
     const entries = changes.tableVersion("Entry");
     let current = epoch;
     if (!current || current.entries !== entries || now >= current.until) {
@@ -68,8 +71,8 @@ export function scheduledGeneration(changes: Changes, nextPublish: NextPublish):
     }
     return `${stamp}@${current.asOf}`;
   };
-  generation.changes = changes;
-  return generation;
+  const generation = async () => at(await stamp());
+  return Object.assign(generation, { stamp, at, changes });
 }
 
 /** The time public reads are made as of under `generation`, when it is a scheduled one. */

@@ -140,6 +140,7 @@ export function createContext(
 ): Context {
   let viewer: Promise<Viewer | null> | undefined;
   let site: Promise<SiteAccount | null> | undefined;
+  let stamp: Promise<number> | undefined;
   let generation: Promise<string> | undefined;
   const token = bearerToken(request.headers.get("authorization"));
   const host = hostName(request.headers.get("host"));
@@ -150,6 +151,11 @@ export function createContext(
   // Named one by one, not spread from `deps`: made for every request, and a spread that adds keys is
   // slow on Node 20 (docs/performance.md, "The request's context").
   const db = deadline ? boundedClient(deps.db, deadline) : deps.db;
+  // The request's stamp (and generation, below), taken once, and again after each of its writes.
+  const stamped = () => {
+    stamp ??= reads ? reads.generation.stamp() : Promise.resolve(0);
+    return stamp;
+  };
   const context: Context = {
     db,
     provider: deps.provider,
@@ -193,7 +199,7 @@ export function createContext(
     history: deps.history ?? DEFAULT_HISTORY,
     caller: `${token ?? ""}\u0000${host}`,
     generation: () => {
-      generation ??= reads ? reads.generation() : Promise.resolve("");
+      generation ??= reads ? stamped().then((at) => reads.generation.at(at)) : Promise.resolve("");
       return generation;
     },
     dataChanged: (lookups = true) => {
@@ -204,6 +210,7 @@ export function createContext(
       if (changes && !changes.hearsOwnWrites) {
         for (const account of accounts) changes.changed(account, lookups ? undefined : "Entry");
       }
+      stamp = undefined;
       generation = undefined;
       // A later operation of the same document may read what this one wrote (a renamed blueprint).
       if (lookups) context.loaders.forgetLookups();
@@ -211,8 +218,9 @@ export function createContext(
     answerCache: undefined,
     keep: async (key, compute, { size = keptByDefault, tables, accounts: accountsOf, answer } = {}) => {
       if (!reads?.keeps(tables)) return compute();
-      // Read before computing: what is kept is at least as new as the moment it is kept under.
-      const current = await context.generation();
+      // Read before computing: what is kept is at least as new as the moment it is kept under. A lookup
+      // of some tables needs the stamp alone: not the schedule epoch, read anew after each entry write.
+      const current = tables ? String(await stamped()) : await context.generation();
       const found = reads.get(key, current, tables);
       if (answer) context.answerCache = found === undefined ? "miss" : "hit";
       if (found !== undefined) return found as Awaited<ReturnType<typeof compute>>;
