@@ -1,4 +1,4 @@
-// What runs around the client's queries (the text guard, the entry reads of entry-reads.ts), as a Proxy
+// What runs around the client's queries (the text guard, the deep entry pages of entry-reads.ts), as a Proxy
 // over the client's public API rather than Prisma's query extensions (`$extends`): an extended client runs
 // every operation of a model with a hook through its extension chain, which copies the arguments and
 // wraps the call in promises. Two such extensions cost 12 % of an uncached single-entry read's CPU and 5 %

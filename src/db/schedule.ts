@@ -11,8 +11,8 @@
 // new one starts as of now when something is or when `until` has passed. In the steady state a request
 // costs a clock comparison; the next publish moment is one index seek (generation.ts). Concurrent
 // requests share that reading. Each process keeps its own epoch and sees a moment pass by its own clock.
-// (Entry counts, entry-reads.ts, are kept under the whole generation: a public count's where-clause
-// holds its as-of time, so it is a different count.)
+// A lookup kept per table needs no epoch (`stamp`); a public list's total is one (src/schema/entries/count.ts)
+// whose where-clause holds its as-of time, so each epoch counts anew.
 import type { Changes } from "./changes.ts";
 import type { Generation, NextPublish } from "./generation.ts";
 

@@ -151,9 +151,19 @@ export function createContext(
   // Named one by one, not spread from `deps`: made for every request, and a spread that adds keys is
   // slow on Node 20 (docs/performance.md, "The request's context").
   const db = deadline ? boundedClient(deps.db, deadline) : deps.db;
-  // The request's stamp (and generation, below), taken once, and again after each of its writes.
+  // The request's stamp (and generation, below). The first once other processes' commits are caught up
+  // with (changes.ts), so that one acknowledged before the request began is read; again after each of the
+  // request's own writes, which this process has heard already, without catching up again (on PostgreSQL a
+  // round trip): a commit elsewhere since the request began is one it may or may not see.
+  let caughtUp = false;
   const stamped = () => {
-    stamp ??= reads ? reads.generation.stamp() : Promise.resolve(0);
+    if (!reads) return Promise.resolve(0);
+    stamp ??= caughtUp
+      ? Promise.resolve(reads.generation.changes.stamp())
+      : reads.generation.stamp().then((at) => {
+          caughtUp = true;
+          return at;
+        });
     return stamp;
   };
   const context: Context = {
