@@ -43,6 +43,14 @@ export class Changes {
   /** The moment before a read. */
   stamp(): number {
     this.beforeStamp();
+    return this.heardStamp();
+  }
+
+  /**
+   * The moment before a read as far as this process has heard, without asking the database (SQLite's
+   * data_version): a request's stamp after its own write, which it has heard (context.ts).
+   */
+  heardStamp(): number {
     if (this.blind) this.everything();
     return this.now;
   }

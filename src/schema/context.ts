@@ -154,12 +154,13 @@ export function createContext(
   // The request's stamp (and generation, below). The first once other processes' commits are caught up
   // with (changes.ts), so that one acknowledged before the request began is read; again after each of the
   // request's own writes, which this process has heard already, without catching up again (on PostgreSQL a
-  // round trip): a commit elsewhere since the request began is one it may or may not see.
+  // round trip; on SQLite a data_version check): a commit elsewhere since the request began is one it may or
+  // may not see.
   let caughtUp = false;
   const stamped = () => {
     if (!reads) return Promise.resolve(0);
     stamp ??= caughtUp
-      ? Promise.resolve(reads.generation.changes.stamp())
+      ? Promise.resolve(reads.generation.changes.heardStamp())
       : reads.generation.stamp().then((at) => {
           caughtUp = true;
           return at;
