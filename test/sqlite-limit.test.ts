@@ -72,6 +72,9 @@ describe("the statements kept per text", () => {
       statementFor("SELECT 1", []);
     }
     expect(prepared).toEqual([page.replace("LIMIT ?", "LIMIT 20"), page, "SELECT 1"]);
+    // A limit bound as a bigint is the same limit.
+    expect(statementFor(page, ["a1", 20n, 0]).statement).toBe(first);
+    expect(prepared).toHaveLength(3);
   });
 
   it("prepares again a text let go as the least recently run", () => {

@@ -47,8 +47,8 @@ export class Changes {
   }
 
   /**
-   * The moment before a read as far as this process has heard, without asking the database (SQLite's
-   * data_version): a request's stamp after its own write, which it has heard (context.ts).
+   * The moment before a read as far as this process knows, without asking the database (SQLite's
+   * data_version): a request's stamp after its own write, which it has marked (context.ts).
    */
   heardStamp(): number {
     if (this.blind) this.everything();

@@ -31,8 +31,8 @@ interface Text<S> {
   offset: boolean;
   /** The text as sent, prepared when first run so: without a limit written in. */
   asSent?: S;
-  /** Prepared with a limit written in, by limit (a kept string is not hashed again on lookup). */
-  limited: Map<number | bigint, S>;
+  /** Prepared with a limit written in, by limit as text (1 and 1n are one limit). */
+  limited: Map<string, S>;
 }
 
 /**
@@ -59,10 +59,13 @@ export function statementsByText<S>(prepare: (sql: string) => S, texts: number):
       const at = args.length - (text.offset ? 2 : 1);
       const limit = args[at];
       if (Number.isSafeInteger(limit) || typeof limit === "bigint") {
-        let statement = text.limited.get(limit as number | bigint);
+        const written = String(limit);
+        let statement = text.limited.get(written);
         if (statement === undefined && text.limited.size < LIMITS_PER_TEXT) {
-          statement = prepare(`${sql.slice(0, text.start)} LIMIT ${limit}${text.offset ? " OFFSET ?" : ""}`);
-          text.limited.set(limit as number | bigint, statement);
+          statement = prepare(
+            `${sql.slice(0, text.start)} LIMIT ${written}${text.offset ? " OFFSET ?" : ""}`,
+          );
+          text.limited.set(written, statement);
         }
         if (statement !== undefined) return { statement, args: args.toSpliced(at, 1) };
       }

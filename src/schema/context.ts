@@ -153,9 +153,10 @@ export function createContext(
   const db = deadline ? boundedClient(deps.db, deadline) : deps.db;
   // The request's stamp (and generation, below). The first once other processes' commits are caught up
   // with (changes.ts), so that one acknowledged before the request began is read; again after each of the
-  // request's own writes, which this process has heard already, without catching up again (on PostgreSQL a
-  // round trip; on SQLite a data_version check): a commit elsewhere since the request began is one it may or
-  // may not see.
+  // request's own writes without catching up again (on PostgreSQL a round trip; on SQLite a data_version
+  // check): its writes are marked already (SQLite's triggers; on PostgreSQL `dataChanged`, as
+  // fresh-after-writes.ts tells it), and a commit elsewhere since the request began is one it may or may
+  // not see.
   let caughtUp = false;
   const stamped = () => {
     if (!reads) return Promise.resolve(0);

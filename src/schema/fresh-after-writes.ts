@@ -19,6 +19,14 @@ const pluginName = "freshAfterWrites";
 const writesLookups =
   /^(collection|blueprint|webhook|siteImport|trash|account|token|global|navigation|template|form)/;
 
+/**
+ * A delete may cascade into other tables (an entry's menu links lose it): it changes the whole account,
+ * as the database's own triggers and notifications count a delete (changes.ts). On PostgreSQL this
+ * process hears its own writes only once their notification arrives, and a request reads what follows
+ * its write under these marks alone (context.ts `stamped`).
+ */
+const deletes = /Delete$/;
+
 export class FreshAfterWritesPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapResolve(
     resolver: GraphQLFieldResolver<unknown, Types["Context"], object>,
@@ -29,7 +37,8 @@ export class FreshAfterWritesPlugin<Types extends SchemaTypes> extends BasePlugi
       try {
         return await resolver(parent, args, context, info);
       } finally {
-        (context as Context).dataChanged(writesLookups.test(fieldConfig.name));
+        const name = fieldConfig.name;
+        (context as Context).dataChanged(writesLookups.test(name) || deletes.test(name));
       }
     };
   }
