@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { seedNotesSite } from "./helpers/notes-site.ts";
 import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
@@ -19,14 +20,7 @@ const counting = { CMS_COUNT_QUERIES: "1", READ_CACHE_MB: "0" };
 
 async function withNotes(account: TestAccount): Promise<Api> {
   const client = api(server, account);
-  await expectCreated(
-    client.post("/collections", {
-      name: "Notes",
-      handle: "notes",
-      routing: "notes/:handle",
-      blueprint: { fields: [] },
-    }),
-  );
+  await seedNotesSite(client);
   return client;
 }
 

@@ -158,21 +158,18 @@ export function reuseStatements(client: Database.Database): WriteCount {
   // `pragma` prepares natively). Other readers of the connection bind the original first (generation.ts).
   // The statement is looked up when bound, so that a text whose limit is written in is not kept as well.
   client.prepare = ((sql: string) => {
-    const unbound = () => {
-      const { statement } = statementFor(sql, []);
-      return handle(statement, []);
+    const bind = (args: unknown[]) => {
+      const found = statementFor(sql, args);
+      return handle(found.statement, found.args);
     };
     return {
-      bind: (args: unknown[]) => {
-        const found = statementFor(sql, args);
-        return handle(found.statement, found.args);
-      },
+      bind,
       get reader() {
-        return unbound().reader;
+        return bind([]).reader;
       },
-      columns: () => unbound().columns(),
-      run: () => unbound().run(),
-      raw: () => unbound().raw(),
+      columns: () => bind([]).columns(),
+      run: () => bind([]).run(),
+      raw: () => bind([]).raw(),
     };
   }) as unknown as typeof client.prepare;
   return writes;
