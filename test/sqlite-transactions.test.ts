@@ -123,6 +123,12 @@ describe("SQLite transactions", () => {
     expect(counts.every((n) => n <= ids.length - 1)).toBe(true);
   });
 
+  it("keeps temporary files in memory, so that a write's triggers open none", async () => {
+    // SQLite's numbers: 0 DEFAULT (files), 1 FILE, 2 MEMORY.
+    const [row] = await database.db.$queryRawUnsafe<{ temp_store: number }[]>("PRAGMA temp_store");
+    expect(Number(row?.temp_store)).toBe(2);
+  });
+
   it("commits with synchronous = NORMAL, and by default answers a write once the WAL is flushed, off the event loop", async () => {
     // The data file is a symbolic link: SQLite names the WAL after the real file, and that is the one flushed.
     const real = mkdtempSync(join(tmpdir(), "cms-sqlite-flush-"));

@@ -57,6 +57,11 @@ export function serializedSqlite(
     const flushed =
       options.synchronous === "full" && wal ? new WalFlush(`${realpathSync(file)}-wal`) : undefined;
     client.pragma(`synchronous = ${options.synchronous === "full" && !flushed ? "FULL" : "NORMAL"}`);
+    // Temporary files in memory. Every write here fires a trigger (the change triggers, the revision ones),
+    // and with them on disk (SQLite's default) a create opened a temporary file about every other time and
+    // wrote 53 blocks to the WAL instead of 44; its INSERT took 0.37 ms instead of 0.29. Sorts that no index
+    // serves then stay in memory too, never spilled: here they hold at most a page's offset and limit of rows.
+    client.pragma("temp_store = MEMORY");
     const writes = reuseStatements(client);
     flushedOf = flushed;
     const inTransaction = () => client.inTransaction;
