@@ -21,9 +21,10 @@ export interface Config {
    */
   sqliteSynchronous: SqliteSynchronous;
   /**
-   * When a PostgreSQL process reads another process's acknowledged write (CROSS_PROCESS_READS):
-   * "at-once", a request's first read waits for one round trip on the listening connection;
-   * "notified", none: the write's notification ends kept answers a moment later (postgres-changes.ts).
+   * Whether a PostgreSQL process that wrote waits for the others to hear it (CROSS_PROCESS_READS):
+   * "at-once", it answers once every listening process has heard the write, so that it is read at once
+   * through any; "notified", at once: kept answers elsewhere end when the notification arrives, a moment
+   * later. No read waits in either (postgres-changes.ts).
    */
   crossProcessReads: CrossProcessReads;
   /** Where uploaded files live (ASSET_STORAGE=s3://bucket/prefix); unset, under dataDir/assets. */

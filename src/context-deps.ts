@@ -31,6 +31,7 @@ export function contextDeps(
     ),
     requestTimeoutMs: settings.requestTimeoutMs,
     history: settings.history,
+    writesHeard: () => database.generation.changes.settle(),
     ...extras,
   };
 }

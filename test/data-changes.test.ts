@@ -1,7 +1,8 @@
 // What changed, per account and table (src/db/changes.ts), as the database tells it through the real
 // client on a fresh database of the suite's kind: the server connection's own writes (SQLite's triggers,
 // at once; PostgreSQL's NOTIFY, at commit), another connection's commits (SQLite: everything;
-// PostgreSQL: per account, once the notification arrives, and by any read that begins after the commit),
+// PostgreSQL: per account, once the notification arrives, and before another server process that wrote
+// answers),
 // and a lost listener (PostgreSQL).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -106,21 +107,30 @@ describe("another connection's commits", () => {
     expect(changes().unchangedSince(before, ["acct_b"])).toBe(true);
   });
 
-  it.runIf(usesPostgres)("are heard by a read that begins after their commit, without waiting", async () => {
-    // Another process's write, acknowledged: a read beginning now (a generation) must know of it.
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    try {
-      for (let round = 0; round < 30; round++) {
-        const before = stamp();
-        await other.query(`UPDATE "Account" SET "name" = 'round ${round}' WHERE "id" = 'acct_b'`);
-        await database.generation();
-        expect(changes().unchangedSince(before, ["acct_b"]), `round ${round}`).toBe(false);
-      }
-    } finally {
-      await other.end();
-    }
+  it.runIf(usesPostgres)("alone, a process's writes wait for nothing", async () => {
+    // No other process listens on this database: `settle` asks nothing of it (no round trip).
+    expect(await settlesInMicrotasks(changes().settle())).toBe(true);
   });
+
+  it.runIf(usesPostgres)(
+    "another server process's writes are heard here before that process answers",
+    async () => {
+      // CROSS_PROCESS_READS=at-once (the default): a process that wrote waits for `settle` before it
+      // answers, and by then this one has heard the write, with no round trip before its own reads.
+      const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
+      try {
+        await writer.hearChanges();
+        for (let round = 0; round < 30; round++) {
+          const before = stamp();
+          await writer.db.account.update({ where: { id: "acct_b" }, data: { name: `round ${round}` } });
+          await writer.generation.changes.settle();
+          expect(changes().unchangedSince(before, ["acct_b"]), `round ${round}`).toBe(false);
+        }
+      } finally {
+        await writer.close();
+      }
+    },
+  );
 
   it.runIf(usesPostgres)("are not heard when rolled back", async () => {
     const before = stamp();
@@ -184,6 +194,16 @@ async function silenceablePath(): Promise<{ url: string; silence(): void; close(
   };
 }
 
+/** Whether `promise` settles before any I/O could have happened (no round trip). */
+async function settlesInMicrotasks(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(() => {
+    settled = true;
+  });
+  for (let turn = 0; turn < 10; turn++) await Promise.resolve();
+  return settled;
+}
+
 /** Whether `promise` settles within `ms`. */
 const settlesWithin = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
@@ -204,6 +224,50 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
     }
   });
 
+  it("a process that begins to listen beside another keeps nothing until the other knows of it", async () => {
+    const joining = await openDatabase({ dataDir: dir, databaseUrl: url });
+    try {
+      const started = Date.now();
+      await joining.hearChanges();
+      // Blind until then: the other may have written, not knowing of it, for as long as it trusts its list.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+      expect(joining.generation.changes.blind).toBe(false);
+      // By now the other knows of it: its writes wait for the joiner's answer.
+      expect(await settlesInMicrotasks(changes().settle())).toBe(false);
+      await changes().settle();
+    } finally {
+      await joining.close();
+    }
+  });
+
+  it("at-once: a process that does not answer barriers is waited for once, for at most 2 s", async () => {
+    // Listed as a listener, hearing every notification, answering none (a process stuck or gone).
+    const mute = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
+    await mute.connect();
+    await mute.query("LISTEN cms_changes");
+    const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
+    const notified = await openDatabase({ dataDir: dir, databaseUrl: url, crossProcessReads: "notified" });
+    try {
+      await writer.hearChanges();
+      await notified.hearChanges();
+      let started = Date.now();
+      await writer.generation.changes.settle();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+      expect(Date.now() - started).toBeLessThan(3_500);
+      started = Date.now();
+      await writer.generation.changes.settle();
+      expect(Date.now() - started, "waited again for the silent one").toBeLessThan(1_000);
+      // notified: the writer answers without waiting for anybody.
+      started = Date.now();
+      await notified.generation.changes.settle();
+      expect(Date.now() - started).toBeLessThan(100);
+    } finally {
+      await mute.end();
+      await writer.close();
+      await notified.close();
+    }
+  });
+
   for (const reads of ["at-once", "notified"] as const) {
     it(`${reads}: a listening connection gone silent is noticed, and nothing kept is served`, async () => {
       const path = await silenceablePath();
@@ -212,14 +276,14 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
         await opened.hearChanges();
         await opened.generation();
         path.silence();
-        // at-once: a read waits for the round trip on the listening connection; notified: none.
+        // No read waits for the listening connection, in either mode.
         const read = opened.generation();
         // Once blind, it reads the next publish moment again, through the silent path too: never awaited.
         read.catch(() => {});
-        expect(await settlesWithin(read, 300)).toBe(reads === "notified");
-        // The round trips requests wait for end within their 2 s, answered or not.
-        expect(await settlesWithin(opened.generation.changes.catchUp(), 3_000)).toBe(true);
-        // Requests for at-once, the heartbeat for notified: within the 2 s a round trip has.
+        expect(await settlesWithin(read, 300)).toBe(true);
+        // A writer's barrier through it ends within the 2 s a round trip has, answered or not.
+        expect(await settlesWithin(opened.generation.changes.settle(), 3_000)).toBe(true);
+        // The heartbeat: within the 2 s a round trip has.
         const started = Date.now();
         while (!opened.generation.changes.blind) {
           expect(Date.now() - started, "still listening").toBeLessThan(4_000);

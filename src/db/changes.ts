@@ -35,10 +35,11 @@ export class Changes {
   /** Called before each stamp: a source that polls (SQLite's data_version) checks here. */
   beforeStamp: () => void = () => {};
   /**
-   * Resolves once every change committed before the call has been heard: a request's first read waits
-   * for it (PostgreSQL: postgres-changes.ts; SQLite's data_version is read at the stamp itself).
+   * Resolves once every other server process has heard this process's writes committed before the call:
+   * a request that wrote waits for it before it answers (PostgreSQL with CROSS_PROCESS_READS=at-once:
+   * postgres-changes.ts). Elsewhere nothing to wait for: SQLite's data_version is read at each stamp.
    */
-  catchUp: () => Promise<void> = async () => {};
+  settle: () => Promise<void> = async () => {};
 
   /** The moment before a read. */
   stamp(): number {

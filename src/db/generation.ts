@@ -9,7 +9,8 @@ import type { Changes } from "./changes.ts";
 export interface Generation {
   (): Promise<string>;
   /**
-   * The stamp alone, once every change committed before the call has been heard: what a lookup of some
+   * The stamp alone, after every change another server process acknowledged before the call (its writer
+   * waits until it is heard: changes.ts `settle`; SQLite reads data_version here): what a lookup of some
    * tables is kept under (read-cache.ts ends those by their tables, whatever the schedule epoch).
    */
   stamp(): Promise<number>;

@@ -1,23 +1,42 @@
 // PostgreSQL tells every server process of every committed change: the schema's triggers (migration
 // data_changes) NOTIFY `cms_changes` with the account (and the table, for inserts), delivered at commit to
 // each listening connection. One connection per process listens. What changed is checked in memory.
-// A notification reaches the other processes a moment after the writer's commit returns (CROSS_PROCESS_READS,
-// docs/deployment.md):
-// - "at-once" (the default): before a request's first read, one round trip on that connection, shared by the
-//   requests arriving meanwhile (`catchUp`), makes sure every commit made before the request began has been
-//   heard (PostgreSQL sends a connection its notices before the answer to a later query): a write another
-//   process acknowledged is read at once here too.
-// - "notified": no round trip before reads; a kept answer may outlive another process's write by that moment
-//   (measured by `npm run bench -- --cross-process`). A round trip every second still checks that the
-//   connection is alive: nothing else would notice one gone silent without a reset (a partition, a
-//   failed-over host), and the process would serve what it keeps for as long as that lasts.
+// A notification reaches the other processes a moment after the writer's commit returns. Who waits for it
+// (CROSS_PROCESS_READS, docs/deployment.md):
+// - "at-once" (the default): the writer. After a request's writes (a root mutation, fresh-after-writes.ts),
+//   before it answers, a process that knows of other listening processes sends a barrier on its listening
+//   connection (`settle`): a notification of its own, committed after those writes. Each listening process
+//   answers a barrier once it has heard it, so after every notification committed before it (PostgreSQL
+//   delivers notifications in commit order). When all have answered, the write is read at once through any
+//   of them, and no read waits for anything: nothing is asked of the database before a request's reads.
+//   Writes by other clients (the CLI, psql) send no barrier: they are heard as with "notified".
+// - "notified": the writer answers without waiting; a kept answer elsewhere may outlive its write by the
+//   notification's delay (measured by `npm run bench -- --cross-process`).
+// Every process answers barriers, whatever its mode. One that has not answered within 2 s is not waited
+// for again until it answers one (a process stopped without closing its connection stays listed until
+// PostgreSQL notices).
+//
+// Who listens is read from pg_stat_activity (a connection is named a listener once it listens), with each
+// barrier and with the heartbeat: a round trip every second, which also checks that the connection is
+// alive (nothing else would notice one gone silent without a reset: a partition, a failed-over host). A
+// process that knows of no other listener, as read within the last MEMBERS_FRESH_MS, sends no barrier. One
+// that begins to listen while others do may be unknown to them for that long: until JOIN_MS have passed
+// and a round trip on its connection has brought it every notification committed meanwhile, it keeps
+// nothing (`blind`), so that no write it was not waited for can have ended something it kept.
 // Until the listener is connected, and whenever it is lost, nothing kept is served (`blind`); it
 // reconnects every second, and everything counts as changed once it is back.
+import { performance } from "node:perf_hooks";
 import pg from "pg";
 import type { CrossProcessReads } from "../config.ts";
 import type { Changes } from "./changes.ts";
 
 const CHANNEL = "cms_changes";
+/** What a listening connection is named once it listens: how the processes find one another. */
+const LISTENER_NAME = "cms changes listener";
+/** A barrier's payload on CHANNEL: `!<number>`; account IDs, the other payloads, never begin with it. */
+const BARRIER = "!";
+/** Where a process hears the answers to its barriers, by its listening connection's backend PID. */
+const answersChannel = (pid: number) => `cms_heard_${pid}`;
 const RECONNECT_MS = 1_000;
 
 export interface Listener {
@@ -27,9 +46,20 @@ export interface Listener {
 }
 
 /** A round trip on the listening connection not answered in this time counts as the connection lost. */
-const CATCH_UP_TIMEOUT_MS = 2_000;
-/** With "notified", how often the listening connection is checked (one round trip). */
+const ROUND_TRIP_TIMEOUT_MS = 2_000;
+/** How long a barrier waits for the other processes' answers. */
+const ANSWER_TIMEOUT_MS = 2_000;
+/** How often the listening connection is checked, and the listeners read (one round trip). */
 const HEARTBEAT_MS = 1_000;
+/** How long a list of the listeners is trusted, from when it was asked for. */
+const MEMBERS_FRESH_MS = 1_500;
+/** How long a process that found others listening keeps nothing: at least MEMBERS_FRESH_MS. */
+const JOIN_MS = 2_000;
+
+const OTHER_LISTENERS = `ARRAY(SELECT pid FROM pg_stat_activity WHERE datname = current_database()
+  AND application_name = $1 AND pid <> pg_backend_pid()) AS members`;
+const MEMBERS_SQL = `SELECT ${OTHER_LISTENERS}`;
+const BARRIER_SQL = `SELECT ${OTHER_LISTENERS}, pg_notify($2, $3)`;
 
 export function hearPostgresChanges(
   connectionString: string,
@@ -37,8 +67,10 @@ export function hearPostgresChanges(
   reads: CrossProcessReads,
 ): Listener {
   let client: pg.Client | undefined;
+  let ownPid = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  const barriers = barrierState();
 
   const lost = () => {
     changes.blind = true;
@@ -48,22 +80,64 @@ export function hearPostgresChanges(
     if (!stopped) timer = setTimeout(() => void listen(), RECONNECT_MS);
   };
 
+  /** A query on the listening connection; not answered in time, the connection counts as lost. */
+  const onListener = async <R extends pg.QueryResultRow>(
+    connection: pg.Client,
+    sql: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R> | undefined> => {
+    // lost() ends the connection, which fails the query still on it (pg destroys the socket of a client
+    // ended with a query active), so that whoever waits on it goes on.
+    const timer = setTimeout(() => client === connection && lost(), ROUND_TRIP_TIMEOUT_MS);
+    try {
+      // A failure is the connection's: its error handler made the process blind.
+      return await connection.query<R>(sql, values).catch(() => undefined);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  /** The other listeners as the database lists them now (and the barrier's notification, if given). */
+  const readMembers = async (connection: pg.Client, barrier?: string): Promise<number[] | undefined> => {
+    const asked = performance.now();
+    const values = barrier ? [LISTENER_NAME, CHANNEL, barrier] : [LISTENER_NAME];
+    const result = await onListener<{ members: number[] }>(
+      connection,
+      barrier ? BARRIER_SQL : MEMBERS_SQL,
+      values,
+    );
+    const members = result?.rows[0]?.members;
+    if (members) barriers.listed(members, asked);
+    return members;
+  };
+
   const listen = async () => {
-    // Named, so that an operator (and a test) can tell it in pg_stat_activity.
     const connection = new pg.Client({
       connectionString,
-      application_name: "cms changes listener",
+      application_name: `${LISTENER_NAME} (joining)`,
       // A connection attempt into a silent network fails, and the next one follows.
-      connectionTimeoutMillis: CATCH_UP_TIMEOUT_MS,
+      connectionTimeoutMillis: ROUND_TRIP_TIMEOUT_MS,
       keepAlive: true,
     });
     client = connection;
     connection.on("error", lost);
     connection.on("end", () => client === connection && lost());
-    connection.on("notification", ({ payload }) => heard(changes, payload ?? ""));
+    connection.on("notification", (message) => notified(connection, message));
     try {
       await connection.connect();
-      await connection.query(`LISTEN ${CHANNEL}`);
+      const { rows } = await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      const pid = rows[0]?.pid ?? 0;
+      // Named a listener once it listens: a barrier never waits for one that cannot hear it.
+      await connection.query(
+        `LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}; SET application_name = '${LISTENER_NAME}'`,
+      );
+      ownPid = pid;
+      const members = await readMembers(connection);
+      if (members === undefined) return;
+      if (members.length > 0) {
+        await new Promise((resolve) => setTimeout(resolve, JOIN_MS));
+        if (client !== connection || !(await onListener(connection, ""))) return;
+      }
       if (stopped) return void connection.end();
       changes.everything();
       changes.blind = false;
@@ -72,42 +146,49 @@ export function hearPostgresChanges(
     }
   };
 
-  /**
-   * PostgreSQL sends a listening connection the notices of every commit before its answer to a later
-   * query, so once a round trip on it returns, every write committed (by any process) before it began has
-   * been heard. Requests share round trips: one that arrives while a trip is on its way waits for the next.
-   */
-  let onTheWay: Promise<void> | undefined;
-  let following: Promise<void> | undefined;
-  const roundTrip = async (): Promise<void> => {
-    const connection = client;
-    // Blind: every stamp is a change of everything already.
-    if (!connection || changes.blind) return;
-    // Not answered in time: lost() ends the connection, which fails the query still on it (pg destroys
-    // the socket of a client ended with a query active), so that the requests waiting on it go on.
-    const timer = setTimeout(() => client === connection && lost(), CATCH_UP_TIMEOUT_MS);
-    // An empty statement: nothing to plan and no row to parse, and still answered after the notices
-    // (a kept read's throughput lost to the round trip fell from about a third to a fifth against
-    // `SELECT 1`). A failure is the connection's: its error handler made the process blind.
-    await connection.query("").catch(() => {});
-    clearTimeout(timer);
+  const notified = (connection: pg.Client, { channel, payload = "", processId }: pg.Notification) => {
+    if (channel !== CHANNEL) return barriers.answered(processId, Number(payload));
+    if (!payload.startsWith(BARRIER)) return heard(changes, payload);
+    // Handled after every notification before it: the changes it stands behind are heard.
+    if (processId !== ownPid) answer(connection, processId, payload.slice(BARRIER.length));
   };
-  const catchUp = (): Promise<void> => {
-    if (!onTheWay) {
-      onTheWay = roundTrip().finally(() => {
-        onTheWay = undefined;
+
+  /** Answers to barriers, sent once per turn of the event loop for all heard in it. */
+  const due = new Map<number, string>();
+  const answer = (connection: pg.Client, writer: number, barrier: string) => {
+    if (due.size === 0) {
+      queueMicrotask(() => {
+        const values = [...due].flatMap(([pid, number]) => [answersChannel(pid), number]);
+        const calls = [...due.keys()].map((_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`);
+        due.clear();
+        if (client === connection) void onListener(connection, `SELECT ${calls.join(", ")}`, values);
       });
-      return onTheWay;
     }
-    following ??= onTheWay.then(() => {
-      following = undefined;
-      return catchUp();
-    });
-    return following;
+    due.set(writer, barrier);
   };
-  if (reads === "at-once") changes.catchUp = catchUp;
-  const heartbeat =
-    reads === "notified" ? setInterval(() => void catchUp(), HEARTBEAT_MS).unref() : undefined;
+
+  /** One barrier: resolves once every process listening when it was sent has heard it (or timed out). */
+  const barrier = async (): Promise<void> => {
+    const connection = client;
+    if (!connection || changes.blind) return;
+    const number = barriers.next();
+    const members = await readMembers(connection, `${BARRIER}${number}`);
+    if (members) await barriers.heardBy(members, number);
+  };
+  const sharedBarrier = shared(barrier);
+  if (reads === "at-once") {
+    changes.settle = () =>
+      // Blind: it cannot tell; the others hear the write's own notification. Alone: nobody to wait for.
+      !client || changes.blind || barriers.alone(performance.now() - MEMBERS_FRESH_MS)
+        ? Promise.resolve()
+        : sharedBarrier();
+  }
+  const heartbeat = setInterval(
+    shared(async () => {
+      if (client && !changes.blind) await readMembers(client);
+    }),
+    HEARTBEAT_MS,
+  ).unref();
 
   const ready = listen();
   return {
@@ -121,6 +202,80 @@ export function hearPostgresChanges(
       await connection?.end().catch(() => {});
     },
   };
+}
+
+/**
+ * The other listening processes, and the answers to this process's barriers: which barrier each has heard
+ * up to. A process that let one go unanswered is not waited for until it answers again.
+ */
+function barrierState() {
+  let last = 0;
+  let members: number[] = [];
+  let listedAt = Number.NEGATIVE_INFINITY;
+  const heardUpTo = new Map<number, number>();
+  const silent = new Set<number>();
+  const waiting = new Set<() => void>();
+  const awaited = () => members.filter((pid) => !silent.has(pid));
+  return {
+    next: () => ++last,
+    /** The listeners as read by a query sent at `asked` (performance.now()). */
+    listed(pids: number[], asked: number) {
+      if (asked < listedAt) return;
+      members = pids;
+      listedAt = asked;
+      // Forget those gone.
+      for (const pid of heardUpTo.keys()) if (!pids.includes(pid)) heardUpTo.delete(pid);
+      for (const pid of silent) if (!pids.includes(pid)) silent.delete(pid);
+    },
+    /** Nobody to wait for, by a list asked for after `since`. */
+    alone: (since: number) => listedAt >= since && awaited().length === 0,
+    answered(pid: number, number: number) {
+      if (!Number.isSafeInteger(number)) return;
+      if (number > (heardUpTo.get(pid) ?? 0)) heardUpTo.set(pid, number);
+      silent.delete(pid);
+      for (const recheck of waiting) recheck();
+    },
+    heardBy(listed: number[], number: number): Promise<void> {
+      const unheard = () => listed.filter((pid) => !silent.has(pid) && (heardUpTo.get(pid) ?? 0) < number);
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiting.delete(recheck);
+          resolve();
+        };
+        const recheck = () => unheard().length === 0 && done();
+        const timer = setTimeout(() => {
+          for (const pid of unheard()) silent.add(pid);
+          done();
+        }, ANSWER_TIMEOUT_MS);
+        waiting.add(recheck);
+        recheck();
+      });
+    },
+  };
+}
+
+/**
+ * Callers share runs of `run`: one that arrives while a run is on its way waits for the next, which
+ * begins after it arrived (a barrier sent before a caller's commit does not stand behind it).
+ */
+function shared(run: () => Promise<void>): () => Promise<void> {
+  let onTheWay: Promise<void> | undefined;
+  let following: Promise<void> | undefined;
+  const call = (): Promise<void> => {
+    if (!onTheWay) {
+      onTheWay = run().finally(() => {
+        onTheWay = undefined;
+      });
+      return onTheWay;
+    }
+    following ??= onTheWay.then(() => {
+      following = undefined;
+      return call();
+    });
+    return following;
+  };
+  return call;
 }
 
 /** `<account> <table>`: rows inserted or updated; `<account>`: rows deleted; empty: no account's. */

@@ -69,6 +69,8 @@ export interface Context {
    * webhooks); otherwise only reads kept whole end, and the lookups of a stream of entries stay.
    */
   dataChanged: (lookups?: boolean) => void;
+  /** Resolves once every other server process has heard the request's writes (changes.ts `settle`). */
+  writesHeard: () => Promise<void>;
   /**
    * The value kept under `key` while nothing it was read from changed, else `compute`'s, kept when `size`
    * gives its size in bytes (undefined keeps nothing: errors, not-found answers, output that varies; by
@@ -97,6 +99,8 @@ export interface ContextDeps {
   /** Without them, this process's own memory. */
   submissions?: RecentEvents;
   reads?: ReadCache;
+  /** Without it (the CLI), writes are answered without waiting for server processes to hear them. */
+  writesHeard?: () => Promise<void>;
   /** OUTBOUND_ALLOW_PRIVATE; false without it. */
   outboundAllowPrivate?: boolean;
   /** 20 s without it. */
@@ -128,6 +132,7 @@ const siteLookup: KeepOptions<SiteAccount | null> = {
   tables: ["Account"],
   accounts: (site) => (site ? [site.id] : []),
 };
+const noWait = () => Promise.resolve();
 const keptByDefault = <T>(value: T) => (value === null ? undefined : 256);
 
 export function createContext(
@@ -151,10 +156,10 @@ export function createContext(
   // Named one by one, not spread from `deps`: made for every request, and a spread that adds keys is
   // slow on Node 20 (docs/performance.md, "The request's context").
   const db = deadline ? boundedClient(deps.db, deadline) : deps.db;
-  // The request's stamp (and generation, below). The first once other processes' commits are caught up
-  // with (changes.ts), so that one acknowledged before the request began is read; again after each of the
-  // request's own writes without catching up again (on PostgreSQL a round trip; on SQLite a data_version
-  // check): its writes are marked already (SQLite's triggers; on PostgreSQL `dataChanged`, as
+  // The request's stamp (and generation, below). The first after other processes' commits are heard
+  // (changes.ts: on PostgreSQL their writers waited for it, on SQLite a data_version check), so that one
+  // acknowledged before the request began is read; again after each of the request's own writes without
+  // checking again: its writes are marked already (SQLite's triggers; on PostgreSQL `dataChanged`, as
   // fresh-after-writes.ts tells it), and a commit elsewhere since the request began is one it may or may
   // not see.
   let caughtUp = false;
@@ -227,6 +232,7 @@ export function createContext(
       // A later operation of the same document may read what this one wrote (a renamed blueprint).
       if (lookups) context.loaders.forgetLookups();
     },
+    writesHeard: deps.writesHeard ?? noWait,
     answerCache: undefined,
     keep: async (key, compute, { size = keptByDefault, tables, accounts: accountsOf, answer } = {}) => {
       if (!reads?.keeps(tables)) return compute();

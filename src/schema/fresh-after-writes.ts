@@ -2,7 +2,7 @@
 // under the moment it took once (context.ts), so after each root mutation the request marks its accounts
 // changed (where the database tells this process of its writes only at commit) and reads afresh: a
 // blueprint changed by the first mutation is the one the next mutation's entry is checked against, and the
-// client's next request sees its write.
+// client's next request sees its write, here and (once `writesHeard` resolves) through any other process.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import type { GraphQLFieldResolver } from "graphql";
 import type { Context } from "./context.ts";
@@ -39,6 +39,8 @@ export class FreshAfterWritesPlugin<Types extends SchemaTypes> extends BasePlugi
       } finally {
         const name = fieldConfig.name;
         (context as Context).dataChanged(writesLookups.test(name) || deletes.test(name));
+        // Answered once the other server processes have heard it: read through any of them at once.
+        await (context as Context).writesHeard();
       }
     };
   }

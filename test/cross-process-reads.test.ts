@@ -1,0 +1,106 @@
+// A write answered by one server process is read at once through another (CROSS_PROCESS_READS=at-once,
+// the default), with no round trip before the other's reads: the writer waits until every listening
+// process has heard the write (src/db/postgres-changes.ts). The reader here reaches PostgreSQL through a
+// proxy that holds what the database sends it by 200 ms, so it hears every notification that late: a
+// writer that did not wait would let it serve its kept answer. With `notified` the writer does not wait,
+// and the reader serves the old answer until the notification arrives. PostgreSQL only.
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, api } from "./helpers/api.ts";
+import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { seedNotesSite } from "./helpers/notes-site.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+
+const DELAY_MS = 200;
+
+/** A TCP path to PostgreSQL that holds each chunk from the database for `delayMs` (in order). */
+async function delayingPath(databaseUrl: string, delayMs: number) {
+  const sockets = new Set<Socket>();
+  const proxy = createServer((inbound) => {
+    const target = new URL(databaseUrl);
+    const outbound = connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.on("close", () => sockets.delete(socket));
+    }
+    inbound.pipe(outbound);
+    outbound.on("data", (bytes) => setTimeout(() => inbound.write(bytes), delayMs));
+    outbound.on("end", () => setTimeout(() => inbound.end(), delayMs));
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const through = new URL(databaseUrl);
+  through.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return {
+    url: through.toString(),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
+}
+
+describe.skipIf(!usesPostgres)("a write through one process, read through another (PostgreSQL)", () => {
+  let writer: TestServer;
+  let notifiedWriter: TestServer;
+  let reader: TestServer;
+  let path: Awaited<ReturnType<typeof delayingPath>>;
+  let account: TestAccount;
+  let write: Api;
+  let writeNotified: Api;
+  let read: Api;
+
+  beforeAll(async () => {
+    writer = await startServer();
+    account = await createAccount(writer);
+    write = api(writer, account);
+    await seedNotesSite(write);
+    path = await delayingPath(writer.env.DATABASE_URL as string, DELAY_MS);
+    reader = await writer.twin({ DATABASE_URL: path.url });
+    notifiedWriter = await writer.twin({ CROSS_PROCESS_READS: "notified" });
+    read = api(reader, account);
+    writeNotified = api(notifiedWriter, account);
+  }, 60_000);
+
+  afterAll(async () => {
+    await reader?.stop();
+    await notifiedWriter?.stop();
+    await path?.close();
+    await writer?.stop();
+  });
+
+  /** The entry's title through the reader, once kept there (the second read is answered from memory). */
+  async function keptTitle(): Promise<string> {
+    await read.get("/collections/notes/entries/hello");
+    const kept = await read.get("/collections/notes/entries/hello");
+    expect(kept.headers.get("x-cache")).toBe("hit");
+    return kept.body.title;
+  }
+
+  it("at-once: the reader serves the write as soon as the writer has answered", async () => {
+    for (let round = 1; round <= 3; round++) {
+      expect(await keptTitle()).toBe(round === 1 ? "Hello" : `At once ${round - 1}`);
+      const started = Date.now();
+      const written = await write.patch("/collections/notes/entries/hello", { title: `At once ${round}` });
+      expect(written.status, written.text).toBe(200);
+      // The writer waited for the reader, which hears its barrier 200 ms late.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
+      const after = await read.get("/collections/notes/entries/hello");
+      expect(after.body.title).toBe(`At once ${round}`);
+    }
+  });
+
+  it("notified: the writer answers at once, and the reader serves the old answer until it hears", async () => {
+    const before = await keptTitle();
+    const started = Date.now();
+    const written = await writeNotified.patch("/collections/notes/entries/hello", { title: "Notified" });
+    expect(written.status, written.text).toBe(200);
+    expect(Date.now() - started).toBeLessThan(DELAY_MS);
+    const stale = await read.get("/collections/notes/entries/hello");
+    expect(stale.body.title).toBe(before);
+    expect(stale.headers.get("x-cache")).toBe("hit");
+    await new Promise((resolve) => setTimeout(resolve, DELAY_MS * 3));
+    const heard = await read.get("/collections/notes/entries/hello");
+    expect(heard.body.title).toBe("Notified");
+  });
+});
