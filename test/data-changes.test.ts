@@ -268,6 +268,37 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
     }
   });
 
+  it("at-once: a process not waited for is waited for again once it answers a barrier", async () => {
+    // The only other listener: silent at first, then answering each barrier 300 ms late.
+    const late = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
+    await late.connect();
+    await late.query("LISTEN cms_changes");
+    let answering = false;
+    late.on("notification", ({ payload, processId }) => {
+      if (!answering || !payload?.startsWith("!")) return;
+      setTimeout(() => {
+        late.query("SELECT pg_notify($1, $2)", [`cms_heard_${processId}`, payload.slice(1)]).catch(() => {});
+      }, 300);
+    });
+    try {
+      await sleep(1_600); // until this process's list of listeners has it
+      let started = Date.now();
+      await changes().settle();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+      answering = true;
+      // Not waited for now, but it still gets the barrier, and answers it.
+      started = Date.now();
+      await changes().settle();
+      expect(Date.now() - started).toBeLessThan(250);
+      await sleep(500);
+      started = Date.now();
+      await changes().settle();
+      expect(Date.now() - started, "not waited for again").toBeGreaterThanOrEqual(250);
+    } finally {
+      await late.end();
+    }
+  });
+
   for (const reads of ["at-once", "notified"] as const) {
     it(`${reads}: a listening connection gone silent is noticed, and nothing kept is served`, async () => {
       const path = await silenceablePath();

@@ -127,10 +127,10 @@ export function hearPostgresChanges(
       await connection.connect();
       const { rows } = await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       const pid = rows[0]?.pid ?? 0;
-      // Named a listener once it listens: a barrier never waits for one that cannot hear it.
-      await connection.query(
-        `LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}; SET application_name = '${LISTENER_NAME}'`,
-      );
+      await connection.query(`LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}`);
+      // Named a listener once it listens (a statement of its own: LISTEN takes effect at commit, a new
+      // name at once), so that a barrier is never sent to one that cannot hear it.
+      await connection.query(`SET application_name = '${LISTENER_NAME}'`);
       ownPid = pid;
       const members = await readMembers(connection);
       if (members === undefined) return;
@@ -178,7 +178,7 @@ export function hearPostgresChanges(
   const sharedBarrier = shared(barrier);
   if (reads === "at-once") {
     changes.settle = () =>
-      // Blind: it cannot tell; the others hear the write's own notification. Alone: nobody to wait for.
+      // Blind: it cannot tell; the others hear the write's own notification. Alone: nobody to tell.
       !client || changes.blind || barriers.alone(performance.now() - MEMBERS_FRESH_MS)
         ? Promise.resolve()
         : sharedBarrier();
@@ -215,7 +215,6 @@ function barrierState() {
   const heardUpTo = new Map<number, number>();
   const silent = new Set<number>();
   const waiting = new Set<() => void>();
-  const awaited = () => members.filter((pid) => !silent.has(pid));
   return {
     next: () => ++last,
     /** The listeners as read by a query sent at `asked` (performance.now()). */
@@ -227,8 +226,11 @@ function barrierState() {
       for (const pid of heardUpTo.keys()) if (!pids.includes(pid)) heardUpTo.delete(pid);
       for (const pid of silent) if (!pids.includes(pid)) silent.delete(pid);
     },
-    /** Nobody to wait for, by a list asked for after `since`. */
-    alone: (since: number) => listedAt >= since && awaited().length === 0,
+    /**
+     * No other listener, by a list asked for after `since`. One not waited for still gets barriers:
+     * answering one, it is waited for again.
+     */
+    alone: (since: number) => listedAt >= since && members.length === 0,
     answered(pid: number, number: number) {
       if (!Number.isSafeInteger(number)) return;
       if (number > (heardUpTo.get(pid) ?? 0)) heardUpTo.set(pid, number);
