@@ -132,11 +132,14 @@ export function hearPostgresChanges(
       // name at once), so that a barrier is never sent to one that cannot hear it.
       await connection.query(`SET application_name = '${LISTENER_NAME}'`);
       ownPid = pid;
+      // A failed query that did not end the connection (a cancel, a statement timeout) would leave the
+      // process blind with nothing to retry: it counts as the connection lost.
       const members = await readMembers(connection);
-      if (members === undefined) return;
+      if (members === undefined) return void (client === connection && lost());
       if (members.length > 0) {
         await new Promise((resolve) => setTimeout(resolve, JOIN_MS));
-        if (client !== connection || !(await onListener(connection, ""))) return;
+        if (client !== connection) return;
+        if (!(await onListener(connection, ""))) return void (client === connection && lost());
       }
       if (stopped) return void connection.end();
       changes.everything();
@@ -178,7 +181,8 @@ export function hearPostgresChanges(
   const sharedBarrier = shared(barrier);
   if (reads === "at-once") {
     changes.settle = () =>
-      // Blind: it cannot tell; the others hear the write's own notification. Alone: nobody to tell.
+      // Blind (reconnecting, joining): it cannot ask, and the write is heard as with "notified".
+      // Alone: nobody to tell.
       !client || changes.blind || barriers.alone(performance.now() - MEMBERS_FRESH_MS)
         ? Promise.resolve()
         : sharedBarrier();
