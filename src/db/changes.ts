@@ -9,7 +9,8 @@
 // An insert or update changes its own table of its account; a delete may cascade, so it changes every
 // table of its account. A change whose account is not known (another SQLite process's commit, a lost
 // PostgreSQL listener) changes everything. While the source of other processes' changes is not
-// listening (`blind`), every stamp is a change of everything: nothing kept is served.
+// listening (`blind`), or has not been heard from lately (`heardUntil`), every stamp is a change of
+// everything: nothing kept is served.
 
 interface AccountChanges {
   /** Last change of any table of the account. */
@@ -30,6 +31,11 @@ export class Changes {
   private readonly accounts = new Map<string, AccountChanges>();
   /** Other processes' changes cannot be heard: every stamp changes everything. */
   blind = true;
+  /**
+   * Past this moment (performance.now()) this process may not yet have heard a change another process
+   * was answered for: every stamp changes everything (the lease, postgres-changes.ts). SQLite: no limit.
+   */
+  heardUntil = Number.POSITIVE_INFINITY;
   /** This process's own writes are heard as they are made (SQLite's triggers), not only after commit. */
   hearsOwnWrites = false;
   /** Called before each stamp: a source that polls (SQLite's data_version) checks here. */
@@ -52,7 +58,7 @@ export class Changes {
    * data_version): a request's stamp after its own write, which it has marked (context.ts).
    */
   heardStamp(): number {
-    if (this.blind) this.everything();
+    if (this.blind || performance.now() > this.heardUntil) this.everything();
     return this.now;
   }
 

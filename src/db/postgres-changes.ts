@@ -13,22 +13,32 @@
 // - "notified": the writer answers without waiting; a kept answer elsewhere may outlive its write by the
 //   notification's delay (measured by `npm run bench -- --cross-process`).
 // Every process answers barriers, whatever its mode. One that has not answered within 2 s is not waited
-// for again until it answers one (a process stopped without closing its connection stays listed until
-// PostgreSQL notices).
+// for again until it answers one (postgres-barriers.ts). A process sends barriers once its connection
+// listens, also while it joins (below); with its connection lost, a write's barrier waits for the next
+// connection (at most RELISTEN_WAIT_MS), and one whose answers were on a lost connection is sent again.
 //
 // Who listens is read from pg_stat_activity (a connection is named a listener once it listens), with each
-// barrier and with the heartbeat: a round trip every second, which also checks that the connection is
-// alive (nothing else would notice one gone silent without a reset: a partition, a failed-over host). A
+// barrier and with the heartbeat: a round trip every HEARTBEAT_MS, which also checks that the connection
+// is alive (nothing else would notice one gone silent without a reset: a partition, a failed-over host). A
 // process that knows of no other listener, as read within the last MEMBERS_FRESH_MS, sends no barrier. One
 // that begins to listen while others do may be unknown to them for that long: until JOIN_MS have passed
 // and a round trip on its connection has brought it every notification committed meanwhile, it keeps
 // nothing (`blind`), so that no write it was not waited for can have ended something it kept.
 // Until the listener is connected, and whenever it is lost, nothing kept is served (`blind`); it
 // reconnects every second, and everything counts as changed once it is back.
+//
+// The lease: a round trip on the listening connection, once answered, has brought every notification
+// committed before it was sent. Kept answers are served only within LEASE_MS of the last such round trip
+// sent (changes.ts `heardUntil`), shorter than the ANSWER_TIMEOUT_MS after which a writer stops waiting for
+// a process. So a process that stalled (a long pause of its event loop, a slow network) and was not waited
+// for serves nothing kept until it has heard what it missed: the writes of a writer that answered without
+// it were committed more than ANSWER_TIMEOUT_MS before that writer answered.
 import { performance } from "node:perf_hooks";
+import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import type { CrossProcessReads } from "../config.ts";
 import type { Changes } from "./changes.ts";
+import { ANSWER_TIMEOUT_MS, Barriers, shared } from "./postgres-barriers.ts";
 
 const CHANNEL = "cms_changes";
 /** What a listening connection is named once it listens: how the processes find one another. */
@@ -47,10 +57,12 @@ export interface Listener {
 
 /** A round trip on the listening connection not answered in this time counts as the connection lost. */
 const ROUND_TRIP_TIMEOUT_MS = 2_000;
-/** How long a barrier waits for the other processes' answers. */
-const ANSWER_TIMEOUT_MS = 2_000;
 /** How often the listening connection is checked, and the listeners read (one round trip). */
-const HEARTBEAT_MS = 1_000;
+const HEARTBEAT_MS = 500;
+/** How long after a round trip was sent kept answers are served: under ANSWER_TIMEOUT_MS, by a margin. */
+const LEASE_MS = ANSWER_TIMEOUT_MS - 500;
+/** How long a write's barrier waits for a listening connection while it is opened again. */
+const RELISTEN_WAIT_MS = RECONNECT_MS + ROUND_TRIP_TIMEOUT_MS;
 /** How long a list of the listeners is trusted, from when it was asked for. */
 const MEMBERS_FRESH_MS = 1_500;
 /** How long a process that found others listening keeps nothing: at least MEMBERS_FRESH_MS. */
@@ -66,21 +78,33 @@ export function hearPostgresChanges(
   changes: Changes,
   reads: CrossProcessReads,
 ): Listener {
+  /** The connection being opened or listening. */
   let client: pg.Client | undefined;
+  /** The connection once it listens (and is named a listener): barriers go on it, answers come on it. */
+  let listening: pg.Client | undefined;
   let ownPid = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const barriers = barrierState();
+  const stopping = new AbortController();
+  const barriers = new Barriers();
+  /** Waits for a listening connection, each told when there is one (or when stopping). */
+  const waitingToListen = new Set<() => void>();
+  changes.heardUntil = Number.NEGATIVE_INFINITY;
 
   const lost = () => {
     changes.blind = true;
+    listening = undefined;
+    barriers.lost();
     client?.removeAllListeners();
     client?.end().catch(() => {});
     client = undefined;
     if (!stopped) timer = setTimeout(() => void listen(), RECONNECT_MS);
   };
 
-  /** A query on the listening connection; not answered in time, the connection counts as lost. */
+  /**
+   * A query on the listening connection; not answered in time, the connection counts as lost. Answered,
+   * every notification committed before it was sent has been heard: the lease runs from then.
+   */
   const onListener = async <R extends pg.QueryResultRow>(
     connection: pg.Client,
     sql: string,
@@ -89,9 +113,13 @@ export function hearPostgresChanges(
     // lost() ends the connection, which fails the query still on it (pg destroys the socket of a client
     // ended with a query active), so that whoever waits on it goes on.
     const timer = setTimeout(() => client === connection && lost(), ROUND_TRIP_TIMEOUT_MS);
+    const sent = performance.now();
     try {
       // A failure is the connection's: its error handler made the process blind.
-      return await connection.query<R>(sql, values).catch(() => undefined);
+      const result = await connection.query<R>(sql, values).catch(() => undefined);
+      if (result && connection === listening)
+        changes.heardUntil = Math.max(changes.heardUntil, sent + LEASE_MS);
+      return result;
     } finally {
       clearTimeout(timer);
     }
@@ -108,6 +136,9 @@ export function hearPostgresChanges(
     );
     const members = result?.rows[0]?.members;
     if (members) barriers.listed(members, asked);
+    // A failed query that did not end the connection (a cancel, a statement timeout) would leave the
+    // process with nothing to retry: it counts as the connection lost.
+    else if (client === connection) lost();
     return members;
   };
 
@@ -131,17 +162,20 @@ export function hearPostgresChanges(
       // Named a listener once it listens (a statement of its own: LISTEN takes effect at commit, a new
       // name at once), so that a barrier is never sent to one that cannot hear it.
       await connection.query(`SET application_name = '${LISTENER_NAME}'`);
+      if (client !== connection) return;
       ownPid = pid;
-      // A failed query that did not end the connection (a cancel, a statement timeout) would leave the
-      // process blind with nothing to retry: it counts as the connection lost.
+      // From here its barriers can be answered, while it still keeps nothing itself.
+      listening = connection;
+      for (const wake of waitingToListen) wake();
       const members = await readMembers(connection);
-      if (members === undefined) return void (client === connection && lost());
+      if (members === undefined) return;
       if (members.length > 0) {
-        await new Promise((resolve) => setTimeout(resolve, JOIN_MS));
+        await delay(JOIN_MS, undefined, { signal: stopping.signal });
         if (client !== connection) return;
+        // Failed without ending the connection, it would leave the process blind for good: a loss.
         if (!(await onListener(connection, ""))) return void (client === connection && lost());
       }
-      if (stopped) return void connection.end();
+      if (client !== connection) return;
       changes.everything();
       changes.blind = false;
     } catch {
@@ -170,26 +204,45 @@ export function hearPostgresChanges(
     due.set(writer, barrier);
   };
 
-  /** One barrier: resolves once every process listening when it was sent has heard it (or timed out). */
+  /** The listening connection, waiting for it at most `ms` while it is being opened again. */
+  const listeningWithin = (ms: number): Promise<pg.Client | undefined> => {
+    if (listening || stopped || ms <= 0) return Promise.resolve(listening);
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(giveUp);
+        waitingToListen.delete(wake);
+        resolve(listening);
+      };
+      const giveUp = setTimeout(wake, ms);
+      waitingToListen.add(wake);
+    });
+  };
+
+  /**
+   * One barrier: resolves once every process listening when it was sent has heard it (or timed out). A
+   * barrier needs a listening connection of this process, and is sent again on the next one if the
+   * connection is lost before the answers came; with none within RELISTEN_WAIT_MS, the write is heard as
+   * with "notified".
+   */
   const barrier = async (): Promise<void> => {
-    const connection = client;
-    if (!connection || changes.blind) return;
-    const number = barriers.next();
-    const members = await readMembers(connection, `${BARRIER}${number}`);
-    if (members) await barriers.heardBy(members, number);
+    const until = performance.now() + RELISTEN_WAIT_MS;
+    for (;;) {
+      const connection = await listeningWithin(until - performance.now());
+      if (!connection) return;
+      const number = barriers.next();
+      const members = await readMembers(connection, `${BARRIER}${number}`);
+      if (members && (await barriers.heardBy(members, number))) return;
+    }
   };
   const sharedBarrier = shared(barrier);
   if (reads === "at-once") {
+    // Alone: nobody to tell.
     changes.settle = () =>
-      // Blind (reconnecting, joining): it cannot ask, and the write is heard as with "notified".
-      // Alone: nobody to tell.
-      !client || changes.blind || barriers.alone(performance.now() - MEMBERS_FRESH_MS)
-        ? Promise.resolve()
-        : sharedBarrier();
+      barriers.alone(performance.now() - MEMBERS_FRESH_MS) ? Promise.resolve() : sharedBarrier();
   }
   const heartbeat = setInterval(
     shared(async () => {
-      if (client && !changes.blind) await readMembers(client);
+      if (listening) await readMembers(listening);
     }),
     HEARTBEAT_MS,
   ).unref();
@@ -199,89 +252,17 @@ export function hearPostgresChanges(
     ready,
     stop: async () => {
       stopped = true;
+      stopping.abort();
       clearTimeout(timer);
       clearInterval(heartbeat);
       const connection = client;
       client = undefined;
+      listening = undefined;
+      for (const wake of waitingToListen) wake();
+      barriers.lost();
       await connection?.end().catch(() => {});
     },
   };
-}
-
-/**
- * The other listening processes, and the answers to this process's barriers: which barrier each has heard
- * up to. A process that let one go unanswered is not waited for until it answers again.
- */
-function barrierState() {
-  let last = 0;
-  let members: number[] = [];
-  let listedAt = Number.NEGATIVE_INFINITY;
-  const heardUpTo = new Map<number, number>();
-  const silent = new Set<number>();
-  const waiting = new Set<() => void>();
-  return {
-    next: () => ++last,
-    /** The listeners as read by a query sent at `asked` (performance.now()). */
-    listed(pids: number[], asked: number) {
-      if (asked < listedAt) return;
-      members = pids;
-      listedAt = asked;
-      // Forget those gone.
-      for (const pid of heardUpTo.keys()) if (!pids.includes(pid)) heardUpTo.delete(pid);
-      for (const pid of silent) if (!pids.includes(pid)) silent.delete(pid);
-    },
-    /**
-     * No other listener, by a list asked for after `since`. One not waited for still gets barriers:
-     * answering one, it is waited for again.
-     */
-    alone: (since: number) => listedAt >= since && members.length === 0,
-    answered(pid: number, number: number) {
-      if (!Number.isSafeInteger(number)) return;
-      if (number > (heardUpTo.get(pid) ?? 0)) heardUpTo.set(pid, number);
-      silent.delete(pid);
-      for (const recheck of waiting) recheck();
-    },
-    heardBy(listed: number[], number: number): Promise<void> {
-      const unheard = () => listed.filter((pid) => !silent.has(pid) && (heardUpTo.get(pid) ?? 0) < number);
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiting.delete(recheck);
-          resolve();
-        };
-        const recheck = () => unheard().length === 0 && done();
-        const timer = setTimeout(() => {
-          for (const pid of unheard()) silent.add(pid);
-          done();
-        }, ANSWER_TIMEOUT_MS);
-        waiting.add(recheck);
-        recheck();
-      });
-    },
-  };
-}
-
-/**
- * Callers share runs of `run`: one that arrives while a run is on its way waits for the next, which
- * begins after it arrived (a barrier sent before a caller's commit does not stand behind it).
- */
-function shared(run: () => Promise<void>): () => Promise<void> {
-  let onTheWay: Promise<void> | undefined;
-  let following: Promise<void> | undefined;
-  const call = (): Promise<void> => {
-    if (!onTheWay) {
-      onTheWay = run().finally(() => {
-        onTheWay = undefined;
-      });
-      return onTheWay;
-    }
-    following ??= onTheWay.then(() => {
-      following = undefined;
-      return call();
-    });
-    return following;
-  };
-  return call;
 }
 
 /** `<account> <table>`: rows inserted or updated; `<account>`: rows deleted; empty: no account's. */
