@@ -3,11 +3,14 @@
 // process has heard the write (src/db/postgres-changes.ts). The reader here reaches PostgreSQL through a
 // proxy that holds what the database sends it by 200 ms, so it hears every notification that late: a
 // writer that did not wait would let it serve its kept answer. With `notified` the writer does not wait,
-// and the reader serves the old answer until the notification arrives. PostgreSQL only.
+// and the reader serves the old answer until the notification arrives. The stdio tool interface (`cms mcp`)
+// waits as a server process does. PostgreSQL only.
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { connectClient } from "./helpers/mcp.ts";
 import { seedNotesSite } from "./helpers/notes-site.ts";
 import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
@@ -87,6 +90,37 @@ describe.skipIf(!usesPostgres)("a write through one process, read through anothe
       expect(Date.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
       const after = await read.get("/collections/notes/entries/hello");
       expect(after.body.title).toBe(`At once ${round}`);
+    }
+  });
+
+  it("at-once: a save through `cms mcp` (stdio) is read at once through the reader", async () => {
+    const env = Object.fromEntries(
+      Object.entries(writer.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    const mcp = await connectClient(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", "src/cli/cms.ts", "mcp", "--token", account.token],
+        cwd: new URL("..", import.meta.url).pathname,
+        env,
+        stderr: "ignore",
+      }),
+      "cross-process",
+    );
+    try {
+      for (let round = 1; round <= 2; round++) {
+        await keptTitle();
+        const saved = await mcp.ok("entries_save", {
+          collection: "notes",
+          handle: "hello",
+          title: `Over stdio ${round}`,
+        });
+        expect(saved.title).toBe(`Over stdio ${round}`);
+        const after = await read.get("/collections/notes/entries/hello");
+        expect(after.body.title).toBe(`Over stdio ${round}`);
+      }
+    } finally {
+      await mcp.close();
     }
   });
 
