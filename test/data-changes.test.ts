@@ -169,9 +169,19 @@ describe.runIf(usesPostgres)("a lost listener", () => {
   });
 });
 
-/** A TCP path to PostgreSQL that can go silent (no reset: a partition, a failed-over host). */
-async function silenceablePath(): Promise<{ url: string; silence(): void; close(): Promise<void> }> {
+/**
+ * A TCP path to PostgreSQL that can go silent (no reset: a partition, a failed-over host), or hold what
+ * passes and let it through later (a process whose event loop stalled reads its socket late).
+ */
+async function silenceablePath(): Promise<{
+  url: string;
+  silence(): void;
+  hold(): void;
+  release(): void;
+  close(): Promise<void>;
+}> {
   let silent = false;
+  let held: (() => void)[] | undefined;
   const sockets = new Set<Socket>();
   // Half-open allowed: a connection ended from this side is not closed from the other, as in a partition.
   const proxy = createServer({ allowHalfOpen: true }, (inbound) => {
@@ -181,8 +191,13 @@ async function silenceablePath(): Promise<{ url: string; silence(): void; close(
       sockets.add(socket);
       socket.on("error", () => {});
     }
-    inbound.on("data", (bytes) => silent || outbound.write(bytes));
-    outbound.on("data", (bytes) => silent || inbound.write(bytes));
+    const pass = (to: Socket) => (bytes: Buffer) => {
+      if (silent) return;
+      if (held) held.push(() => to.write(bytes));
+      else to.write(bytes);
+    };
+    inbound.on("data", pass(outbound));
+    outbound.on("data", pass(inbound));
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   const through = new URL(url as string);
@@ -192,11 +207,37 @@ async function silenceablePath(): Promise<{ url: string; silence(): void; close(
     silence: () => {
       silent = true;
     },
+    hold: () => {
+      held = [];
+    },
+    release: () => {
+      for (const write of held ?? []) write();
+      held = undefined;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => proxy.close(resolve));
     },
   };
+}
+
+/** Until a listening connection not among `others` is listed; its PID. */
+async function newListener(others: number[]): Promise<number> {
+  for (;;) {
+    const [pid] = (await listenerPids()).filter((listener) => !others.includes(listener));
+    if (pid) return pid;
+    await sleep(5);
+  }
+}
+
+/** A listener of the test database outside the server's code, recording the notifications it hears. */
+async function observer() {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("LISTEN cms_changes");
+  const heard: { payload: string; processId: number }[] = [];
+  client.on("notification", ({ payload = "", processId }) => heard.push({ payload, processId }));
+  return { client, heard };
 }
 
 /** The backend PIDs of the listening connections on the test database. */
@@ -320,12 +361,13 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
   });
 
   it("at-once: a process still joining waits for the others to hear its writes", async () => {
+    const others = await listenerPids();
     const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
     const joined = writer.hearChanges();
     try {
       // Listening, and within its 2 s of keeping nothing: it writes, and this process hears each write
       // before the writer's settle resolves.
-      while ((await listenerPids()).length < 2) await sleep(5);
+      await newListener(others);
       for (let round = 0; round < 10; round++) {
         const before = stamp();
         await writer.db.account.update({ where: { id: "acct_b" }, data: { name: `joining ${round}` } });
@@ -342,9 +384,10 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
   it("at-once: a process whose listening connection was lost waits for the next one", async () => {
     const others = await listenerPids();
     const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
+    const seen = await observer();
     try {
       await writer.hearChanges();
-      const [pid] = (await listenerPids()).filter((listener) => !others.includes(listener));
+      const pid = await newListener(others);
       await postgresStatement(`SELECT pg_terminate_backend(${pid})`, url);
       while (!writer.generation.changes.blind) await sleep(5);
       const before = stamp();
@@ -354,18 +397,29 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
       expect(changes().unchangedSince(before, ["acct_b"])).toBe(false);
       // Its barrier went on the next connection, a second later.
       expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+      const next = await newListener([...others, pid]);
+      // The observer hears it a moment after the process that answered.
+      await eventually(() =>
+        seen.heard.some(({ payload, processId }) => payload.startsWith("!") && processId === next),
+      );
     } finally {
+      await seen.client.end();
       await writer.close();
     }
   });
 
   it("at-once: a barrier whose answers were to come on a lost connection is sent again", async () => {
-    // Another listener that answers each barrier 300 ms late.
+    // Another listener that answers each barrier but the first 300 ms late.
     const late = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
     await late.connect();
     await late.query("LISTEN cms_changes");
+    let first = true;
     late.on("notification", ({ payload, processId }) => {
       if (!payload?.startsWith("!")) return;
+      if (first) {
+        first = false;
+        return;
+      }
       setTimeout(() => {
         late.query("SELECT pg_notify($1, $2)", [`cms_heard_${processId}`, payload.slice(1)]).catch(() => {});
       }, 300);
@@ -374,7 +428,7 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
     const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
     try {
       await writer.hearChanges();
-      const [pid] = (await listenerPids()).filter((listener) => !others.includes(listener));
+      const pid = await newListener(others);
       let started = Date.now();
       const settled = writer.generation.changes.settle();
       await sleep(100);
@@ -392,9 +446,10 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
   });
 
   it("a process that stops while it joins stops at once", async () => {
+    const others = await listenerPids();
     const joining = await openDatabase({ dataDir: dir, databaseUrl: url });
     const joined = joining.hearChanges();
-    while ((await listenerPids()).length < 2) await sleep(5);
+    await newListener(others);
     const started = Date.now();
     await joining.close();
     await joined;
@@ -412,16 +467,80 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
       const kept = heard.stamp();
       expect(heard.unchangedSince(kept, ["acct_b"])).toBe(true);
       path.silence();
-      await sleep(1_000);
+      // The last answered heartbeat was sent at most half a second (and a round trip) before.
+      await sleep(600);
       heard.stamp();
       expect(heard.unchangedSince(kept, ["acct_b"]), "within the lease").toBe(true);
-      await sleep(700);
+      // The last answered round trip was sent before the silence: the lease ends 1.5 s after it at most.
+      await sleep(1_100);
       expect(heard.blind, "not yet noticed as lost").toBe(false);
       heard.stamp();
       expect(heard.unchangedSince(kept, ["acct_b"]), "past the lease").toBe(false);
     } finally {
       await path.close();
       await settlesWithin(reader.close(), 2_000);
+    }
+  });
+
+  it("a process whose lease ran out says it is back, then takes a lease again", async () => {
+    const path = await silenceablePath();
+    const others = await listenerPids();
+    const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
+    const seen = await observer();
+    try {
+      await reader.hearChanges();
+      const pid = await newListener(others);
+      const heard = reader.generation.changes;
+      // Stalled for longer than its lease, shorter than a round trip has: it comes back with all it missed.
+      path.hold();
+      await sleep(1_700);
+      path.release();
+      const started = Date.now();
+      while (!seen.heard.some(({ payload, processId }) => payload === "?" && processId === pid)) {
+        expect(Date.now() - started, "said it is back").toBeLessThan(2_000);
+        await sleep(5);
+      }
+      expect(heard.blind).toBe(false);
+      // Then a lease again: a stamp no longer changes everything.
+      for (;;) {
+        const stamped = heard.stamp();
+        if (heard.stamp() === stamped) break;
+        expect(Date.now() - started, "a lease again").toBeLessThan(3_000);
+        await sleep(20);
+      }
+    } finally {
+      await seen.client.end();
+      await path.close();
+      await settlesWithin(reader.close(), 2_000);
+    }
+  });
+
+  it("at-once: a process not waited for is waited for again once it says it is back", async () => {
+    // Silent at first, then back: it says so and answers each barrier 300 ms late.
+    const back = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
+    await back.connect();
+    await back.query("LISTEN cms_changes");
+    let answering = false;
+    back.on("notification", ({ payload, processId }) => {
+      if (!answering || !payload?.startsWith("!")) return;
+      setTimeout(() => {
+        back.query("SELECT pg_notify($1, $2)", [`cms_heard_${processId}`, payload.slice(1)]).catch(() => {});
+      }, 300);
+    });
+    const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
+    try {
+      await writer.hearChanges();
+      let started = Date.now();
+      await writer.generation.changes.settle();
+      expect(Date.now() - started, "waited for once").toBeGreaterThanOrEqual(1_900);
+      answering = true;
+      await back.query("SELECT pg_notify('cms_changes', '?')");
+      started = Date.now();
+      await writer.generation.changes.settle();
+      expect(Date.now() - started, "waited for again at once").toBeGreaterThanOrEqual(250);
+    } finally {
+      await back.end();
+      await writer.close();
     }
   });
 

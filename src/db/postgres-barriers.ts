@@ -37,6 +37,11 @@ export class Barriers {
   answered(pid: number, number: number): void {
     if (!Number.isSafeInteger(number)) return;
     if (number > (this.heardUpTo.get(pid) ?? 0)) this.heardUpTo.set(pid, number);
+    this.answering(pid);
+  }
+
+  /** `pid` answers again (an answer, or its word that it is back): it is waited for again. */
+  answering(pid: number): void {
     this.silent.delete(pid);
     for (const recheck of this.waiting) recheck();
   }

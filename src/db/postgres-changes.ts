@@ -31,8 +31,12 @@
 // committed before it was sent. Kept answers are served only within LEASE_MS of the last such round trip
 // sent (changes.ts `heardUntil`), shorter than the ANSWER_TIMEOUT_MS after which a writer stops waiting for
 // a process. So a process that stalled (a long pause of its event loop, a slow network) and was not waited
-// for serves nothing kept until it has heard what it missed: the writes of a writer that answered without
-// it were committed more than ANSWER_TIMEOUT_MS before that writer answered.
+// for serves nothing kept until it has heard what it missed. A writer that stopped waiting for it waits
+// again once it hears from it; one that began a barrier before that would not. So a process whose lease
+// ran out says it is back (a notification every other process hears), and takes a lease again only from
+// a round trip sent after that was committed: by then a writer hears it is back before its next barrier
+// is answered. (A process whose round trips take over a second without its lease running out may be
+// skipped without knowing it: the limit of this scheme.)
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
@@ -45,6 +49,8 @@ const CHANNEL = "cms_changes";
 const LISTENER_NAME = "cms changes listener";
 /** A barrier's payload on CHANNEL: `!<number>`; account IDs, the other payloads, never begin with it. */
 const BARRIER = "!";
+/** A process whose lease ran out is back: wait for its answers again (also never an account ID). */
+const BACK = "?";
 /** Where a process hears the answers to its barriers, by its listening connection's backend PID. */
 const answersChannel = (pid: number) => `cms_heard_${pid}`;
 const RECONNECT_MS = 1_000;
@@ -89,11 +95,16 @@ export function hearPostgresChanges(
   const barriers = new Barriers();
   /** Waits for a listening connection, each told when there is one (or when stopping). */
   const waitingToListen = new Set<() => void>();
+  /** Since when no connection listens (performance.now()); a write waits for one RELISTEN_WAIT_MS from it. */
+  let downSince: number | undefined = performance.now();
+  /** A lease is taken only from round trips sent after this (after a lapsed lease, once back is said). */
+  let renewAfter = Number.NEGATIVE_INFINITY;
   changes.heardUntil = Number.NEGATIVE_INFINITY;
 
   const lost = () => {
     changes.blind = true;
     listening = undefined;
+    downSince ??= performance.now();
     barriers.lost();
     client?.removeAllListeners();
     client?.end().catch(() => {});
@@ -117,12 +128,31 @@ export function hearPostgresChanges(
     try {
       // A failure is the connection's: its error handler made the process blind.
       const result = await connection.query<R>(sql, values).catch(() => undefined);
-      if (result && connection === listening)
-        changes.heardUntil = Math.max(changes.heardUntil, sent + LEASE_MS);
+      if (result && connection === listening) renewLease(connection, sent);
       return result;
     } finally {
       clearTimeout(timer);
     }
+  };
+
+  const renewLease = (connection: pg.Client, sent: number) => {
+    if (sent <= renewAfter) return;
+    const lapsed = changes.heardUntil !== Number.NEGATIVE_INFINITY && performance.now() > changes.heardUntil;
+    if (!lapsed) {
+      changes.heardUntil = Math.max(changes.heardUntil, sent + LEASE_MS);
+      return;
+    }
+    // A writer may have stopped waiting for this process meanwhile: it is told before a lease is taken.
+    renewAfter = Number.POSITIVE_INFINITY;
+    void onListener(connection, "SELECT pg_notify($1, $2)", [CHANNEL, BACK]).then((said) => {
+      if (said && connection === listening) {
+        renewAfter = performance.now();
+        // As on a new connection: the next lease is taken without saying it again.
+        changes.heardUntil = Number.NEGATIVE_INFINITY;
+      }
+      // Failed without ending the connection, it would leave the process without a lease for good.
+      else if (!said && connection === client) lost();
+    });
   };
 
   /** The other listeners as the database lists them now (and the barrier's notification, if given). */
@@ -166,6 +196,10 @@ export function hearPostgresChanges(
       ownPid = pid;
       // From here its barriers can be answered, while it still keeps nothing itself.
       listening = connection;
+      // A new backend: no writer has stopped waiting for it.
+      downSince = undefined;
+      renewAfter = Number.NEGATIVE_INFINITY;
+      changes.heardUntil = Number.NEGATIVE_INFINITY;
       for (const wake of waitingToListen) wake();
       const members = await readMembers(connection);
       if (members === undefined) return;
@@ -185,6 +219,7 @@ export function hearPostgresChanges(
 
   const notified = (connection: pg.Client, { channel, payload = "", processId }: pg.Notification) => {
     if (channel !== CHANNEL) return barriers.answered(processId, Number(payload));
+    if (payload === BACK) return barriers.answering(processId);
     if (!payload.startsWith(BARRIER)) return heard(changes, payload);
     // Handled after every notification before it: the changes it stands behind are heard.
     if (processId !== ownPid) answer(connection, processId, payload.slice(BARRIER.length));
@@ -204,8 +239,12 @@ export function hearPostgresChanges(
     due.set(writer, barrier);
   };
 
-  /** The listening connection, waiting for it at most `ms` while it is being opened again. */
-  const listeningWithin = (ms: number): Promise<pg.Client | undefined> => {
+  /**
+   * The listening connection; while it is opened again, waited for until RELISTEN_WAIT_MS after it was
+   * lost (or `until`): a process whose connection stays down makes its writes wait no longer.
+   */
+  const nextListening = (until: number): Promise<pg.Client | undefined> => {
+    const ms = Math.min(until, (downSince ?? 0) + RELISTEN_WAIT_MS) - performance.now();
     if (listening || stopped || ms <= 0) return Promise.resolve(listening);
     return new Promise((resolve) => {
       const wake = () => {
@@ -221,16 +260,16 @@ export function hearPostgresChanges(
   /**
    * One barrier: resolves once every process listening when it was sent has heard it (or timed out). A
    * barrier needs a listening connection of this process, and is sent again on the next one if the
-   * connection is lost before the answers came; with none within RELISTEN_WAIT_MS, the write is heard as
-   * with "notified".
+   * connection is lost before the answers came; with none in time, the write is heard as with "notified".
    */
   const barrier = async (): Promise<void> => {
     const until = performance.now() + RELISTEN_WAIT_MS;
     for (;;) {
-      const connection = await listeningWithin(until - performance.now());
+      const connection = await nextListening(until);
       if (!connection) return;
       const number = barriers.next();
       const members = await readMembers(connection, `${BARRIER}${number}`);
+      if (stopped) return;
       if (members && (await barriers.heardBy(members, number))) return;
     }
   };
@@ -252,6 +291,7 @@ export function hearPostgresChanges(
     ready,
     stop: async () => {
       stopped = true;
+      changes.blind = true;
       stopping.abort();
       clearTimeout(timer);
       clearInterval(heartbeat);
