@@ -230,6 +230,23 @@ async function newListener(others: number[]): Promise<number> {
   }
 }
 
+/**
+ * A listening connection outside the server's code, named as the processes name theirs: it answers a
+ * barrier 300 ms late when `answers()` says so (called once per barrier), and none otherwise.
+ */
+async function lateListener(answers: () => boolean): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
+  await client.connect();
+  await client.query("LISTEN cms_changes");
+  client.on("notification", ({ payload, processId }) => {
+    if (!payload?.startsWith("!") || !answers()) return;
+    setTimeout(() => {
+      client.query("SELECT pg_notify($1, $2)", [`cms_heard_${processId}`, payload.slice(1)]).catch(() => {});
+    }, 300);
+  });
+  return client;
+}
+
 /** A listener of the test database outside the server's code, recording the notifications it hears. */
 async function observer() {
   const client = new pg.Client({ connectionString: url });
@@ -263,6 +280,13 @@ async function settlesInMicrotasks(promise: Promise<unknown>): Promise<boolean> 
   });
   for (let turn = 0; turn < 10; turn++) await Promise.resolve();
   return settled;
+}
+
+/** How long a process's `settle` took, in ms. */
+async function settleMs(opened: Pick<Opened, "generation">): Promise<number> {
+  const started = Date.now();
+  await opened.generation.changes.settle();
+  return Date.now() - started;
 }
 
 /** Whether `promise` settles within `ms`. */
@@ -303,25 +327,18 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
 
   it("at-once: a process that does not answer barriers is waited for once, for at most 2 s", async () => {
     // Listed as a listener, hearing every notification, answering none (a process stuck or gone).
-    const mute = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
-    await mute.connect();
-    await mute.query("LISTEN cms_changes");
+    const mute = await lateListener(() => false);
     const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
     const notified = await openDatabase({ dataDir: dir, databaseUrl: url, crossProcessReads: "notified" });
     try {
       await writer.hearChanges();
       await notified.hearChanges();
-      let started = Date.now();
-      await writer.generation.changes.settle();
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
-      expect(Date.now() - started).toBeLessThan(3_500);
-      started = Date.now();
-      await writer.generation.changes.settle();
-      expect(Date.now() - started, "waited again for the silent one").toBeLessThan(1_000);
+      const first = await settleMs(writer);
+      expect(first).toBeGreaterThanOrEqual(1_900);
+      expect(first).toBeLessThan(3_500);
+      expect(await settleMs(writer), "waited again for the silent one").toBeLessThan(1_000);
       // notified: the writer answers without waiting for anybody.
-      started = Date.now();
-      await notified.generation.changes.settle();
-      expect(Date.now() - started).toBeLessThan(100);
+      expect(await settleMs(notified)).toBeLessThan(100);
     } finally {
       await mute.end();
       await writer.close();
@@ -331,30 +348,16 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
 
   it("at-once: a process not waited for is waited for again once it answers a barrier", async () => {
     // The only other listener: silent at first, then answering each barrier 300 ms late.
-    const late = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
-    await late.connect();
-    await late.query("LISTEN cms_changes");
     let answering = false;
-    late.on("notification", ({ payload, processId }) => {
-      if (!answering || !payload?.startsWith("!")) return;
-      setTimeout(() => {
-        late.query("SELECT pg_notify($1, $2)", [`cms_heard_${processId}`, payload.slice(1)]).catch(() => {});
-      }, 300);
-    });
+    const late = await lateListener(() => answering);
     try {
       await sleep(1_600); // until this process's list of listeners has it
-      let started = Date.now();
-      await changes().settle();
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+      expect(await settleMs(database)).toBeGreaterThanOrEqual(1_900);
       answering = true;
       // Not waited for now, but it still gets the barrier, and answers it.
-      started = Date.now();
-      await changes().settle();
-      expect(Date.now() - started).toBeLessThan(250);
+      expect(await settleMs(database)).toBeLessThan(250);
       await sleep(500);
-      started = Date.now();
-      await changes().settle();
-      expect(Date.now() - started, "not waited for again").toBeGreaterThanOrEqual(250);
+      expect(await settleMs(database), "not waited for again").toBeGreaterThanOrEqual(250);
     } finally {
       await late.end();
     }
@@ -410,35 +413,21 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
 
   it("at-once: a barrier whose answers were to come on a lost connection is sent again", async () => {
     // Another listener that answers each barrier but the first 300 ms late.
-    const late = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
-    await late.connect();
-    await late.query("LISTEN cms_changes");
-    let first = true;
-    late.on("notification", ({ payload, processId }) => {
-      if (!payload?.startsWith("!")) return;
-      if (first) {
-        first = false;
-        return;
-      }
-      setTimeout(() => {
-        late.query("SELECT pg_notify($1, $2)", [`cms_heard_${processId}`, payload.slice(1)]).catch(() => {});
-      }, 300);
-    });
+    let barriers = 0;
+    const late = await lateListener(() => barriers++ > 0);
     const others = await listenerPids();
     const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
     try {
       await writer.hearChanges();
       const pid = await newListener(others);
-      let started = Date.now();
+      const started = Date.now();
       const settled = writer.generation.changes.settle();
       await sleep(100);
       await postgresStatement(`SELECT pg_terminate_backend(${pid})`, url);
       await settled;
       // Answered on the next connection (a second later, then 300 ms), not given up after 2 s.
       expect(Date.now() - started).toBeLessThan(1_900);
-      started = Date.now();
-      await writer.generation.changes.settle();
-      expect(Date.now() - started, "the late one is still waited for").toBeGreaterThanOrEqual(250);
+      expect(await settleMs(writer), "the late one is still waited for").toBeGreaterThanOrEqual(250);
     } finally {
       await late.end();
       await writer.close();
@@ -517,27 +506,15 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
 
   it("at-once: a process not waited for is waited for again once it says it is back", async () => {
     // Silent at first, then back: it says so and answers each barrier 300 ms late.
-    const back = new pg.Client({ connectionString: url, application_name: "cms changes listener" });
-    await back.connect();
-    await back.query("LISTEN cms_changes");
     let answering = false;
-    back.on("notification", ({ payload, processId }) => {
-      if (!answering || !payload?.startsWith("!")) return;
-      setTimeout(() => {
-        back.query("SELECT pg_notify($1, $2)", [`cms_heard_${processId}`, payload.slice(1)]).catch(() => {});
-      }, 300);
-    });
+    const back = await lateListener(() => answering);
     const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
     try {
       await writer.hearChanges();
-      let started = Date.now();
-      await writer.generation.changes.settle();
-      expect(Date.now() - started, "waited for once").toBeGreaterThanOrEqual(1_900);
+      expect(await settleMs(writer), "waited for once").toBeGreaterThanOrEqual(1_900);
       answering = true;
       await back.query("SELECT pg_notify('cms_changes', '?')");
-      started = Date.now();
-      await writer.generation.changes.settle();
-      expect(Date.now() - started, "waited for again at once").toBeGreaterThanOrEqual(250);
+      expect(await settleMs(writer), "waited for again at once").toBeGreaterThanOrEqual(250);
     } finally {
       await back.end();
       await writer.close();
