@@ -113,8 +113,10 @@ export function hearPostgresChanges(
   };
 
   /**
-   * A query on the listening connection; not answered in time, the connection counts as lost. Answered,
-   * every notification committed before it was sent has been heard: the lease runs from then.
+   * A query on the listening connection; not answered in time, or failed, the connection counts as lost
+   * (a failure that did not end it, a cancel or a statement timeout, would leave the process blind or
+   * without a lease, with nothing to retry). Answered, every notification committed before it was sent
+   * has been heard: the lease runs from then.
    */
   const onListener = async <R extends pg.QueryResultRow>(
     connection: pg.Client,
@@ -126,9 +128,9 @@ export function hearPostgresChanges(
     const timer = setTimeout(() => client === connection && lost(), ROUND_TRIP_TIMEOUT_MS);
     const sent = performance.now();
     try {
-      // A failure is the connection's: its error handler made the process blind.
       const result = await connection.query<R>(sql, values).catch(() => undefined);
       if (result && connection === listening) renewLease(connection, sent);
+      else if (!result && client === connection) lost();
       return result;
     } finally {
       clearTimeout(timer);
@@ -145,13 +147,10 @@ export function hearPostgresChanges(
     // A writer may have stopped waiting for this process meanwhile: it is told before a lease is taken.
     renewAfter = Number.POSITIVE_INFINITY;
     void onListener(connection, "SELECT pg_notify($1, $2)", [CHANNEL, BACK]).then((said) => {
-      if (said && connection === listening) {
-        renewAfter = performance.now();
-        // As on a new connection: the next lease is taken without saying it again.
-        changes.heardUntil = Number.NEGATIVE_INFINITY;
-      }
-      // Failed without ending the connection, it would leave the process without a lease for good.
-      else if (!said && connection === client) lost();
+      if (!said || connection !== listening) return;
+      renewAfter = performance.now();
+      // As on a new connection: the next lease is taken without saying it again.
+      changes.heardUntil = Number.NEGATIVE_INFINITY;
     });
   };
 
@@ -166,9 +165,6 @@ export function hearPostgresChanges(
     );
     const members = result?.rows[0]?.members;
     if (members) barriers.listed(members, asked);
-    // A failed query that did not end the connection (a cancel, a statement timeout) would leave the
-    // process with nothing to retry: it counts as the connection lost.
-    else if (client === connection) lost();
     return members;
   };
 
@@ -206,8 +202,7 @@ export function hearPostgresChanges(
       if (members.length > 0) {
         await delay(JOIN_MS, undefined, { signal: stopping.signal });
         if (client !== connection) return;
-        // Failed without ending the connection, it would leave the process blind for good: a loss.
-        if (!(await onListener(connection, ""))) return void (client === connection && lost());
+        if (!(await onListener(connection, ""))) return;
       }
       if (client !== connection) return;
       changes.everything();
