@@ -6,11 +6,10 @@
 // and the reader serves the old answer until the notification arrives. The stdio tool interface (`cms mcp`)
 // waits as a server process does. PostgreSQL only.
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { connectClient } from "./helpers/mcp.ts";
+import { stdioClient } from "./helpers/mcp.ts";
 import { seedNotesSite } from "./helpers/notes-site.ts";
 import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
@@ -94,19 +93,7 @@ describe.skipIf(!usesPostgres)("a write through one process, read through anothe
   });
 
   it("at-once: a save through `cms mcp` (stdio) is read at once through the reader", async () => {
-    const env = Object.fromEntries(
-      Object.entries(writer.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    );
-    const mcp = await connectClient(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", "src/cli/cms.ts", "mcp", "--token", account.token],
-        cwd: new URL("..", import.meta.url).pathname,
-        env,
-        stderr: "ignore",
-      }),
-      "cross-process",
-    );
+    const { mcp } = await stdioClient(writer, ["--token", account.token], "cross-process");
     try {
       for (let round = 1; round <= 2; round++) {
         await keptTitle();

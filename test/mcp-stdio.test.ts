@@ -2,15 +2,11 @@
 // stdio client spawns the CLI on the running server's database; what it saves, the server answers over
 // REST. A bad --token exits 1 with one line on stderr. Runs on SQLite, or PostgreSQL with
 // TEST_DATABASE=postgres.
-import type { Readable } from "node:stream";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { cms, createAccount, type TestAccount } from "./helpers/cli.ts";
-import { connectClient, type McpClient } from "./helpers/mcp.ts";
+import { stdioClient } from "./helpers/mcp.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-
-const root = new URL("..", import.meta.url).pathname;
 
 let server: TestServer;
 let account: TestAccount;
@@ -30,27 +26,9 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-/** `cms mcp <args>` as a desktop assistant starts it, on the server's database; its stderr collected. */
-async function stdioClient(args: string[]): Promise<{ mcp: McpClient; stderr: () => string }> {
-  const env = Object.fromEntries(
-    Object.entries(server.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ["--import", "tsx", "src/cli/cms.ts", "mcp", ...args],
-    cwd: root,
-    env,
-    stderr: "pipe",
-  });
-  let stderr = "";
-  (transport.stderr as Readable | null)?.on("data", (chunk) => (stderr += chunk));
-  const mcp = await connectClient(transport, "stdio-test");
-  return { mcp, stderr: () => stderr };
-}
-
 describe("cms mcp --token", () => {
   it("lists the tools, saves an entry the server then answers over REST, and logs to stderr", async () => {
-    const { mcp, stderr } = await stdioClient(["--token", account.token]);
+    const { mcp, stderr } = await stdioClient(server, ["--token", account.token]);
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(
@@ -91,7 +69,7 @@ describe("cms mcp --token", () => {
   it("ends a revoked token's access at once, in the middle of a session", async () => {
     const made = await cms(server, ["token", "create", "--account", account.account_id, "--json"]);
     const { token } = JSON.parse(made.stdout) as { token: string };
-    const { mcp } = await stdioClient(["--token", token]);
+    const { mcp } = await stdioClient(server, ["--token", token]);
     try {
       expect(await mcp.ok("collections_get", { handle: "notes" })).toMatchObject({ handle: "notes" });
       const revoked = await cms(server, ["token", "revoke", "--token", token]);
@@ -113,7 +91,7 @@ describe("cms mcp --token", () => {
       "--json",
     ]);
     expect(made.code, made.stderr).toBe(0);
-    const { mcp } = await stdioClient(["--token", JSON.parse(made.stdout).token]);
+    const { mcp } = await stdioClient(server, ["--token", JSON.parse(made.stdout).token]);
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((tool) => tool.name)).not.toContain("entries_save");
@@ -150,7 +128,7 @@ describe("cms mcp --token", () => {
 
 describe("cms mcp --account", () => {
   it("acts as the account's write token", async () => {
-    const { mcp } = await stdioClient(["--account", account.account_id]);
+    const { mcp } = await stdioClient(server, ["--account", account.account_id]);
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("templates_save");

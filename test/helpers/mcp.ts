@@ -2,8 +2,10 @@
 // answers checked against the documented shapes, raw JSON-RPC posts for what the client hides (statuses,
 // headers), and the bytes a site serves.
 import { request as httpRequest } from "node:http";
+import type { Readable } from "node:stream";
 import { deflateSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { expect } from "vitest";
@@ -34,6 +36,31 @@ export interface ToolError {
   error: string;
   status: number;
   details: { path: string; message: string }[];
+}
+
+/**
+ * `cms mcp <args>` as a desktop assistant starts it, on `server`'s database (its settings); the SDK's stdio
+ * client connected to it, and its stderr collected.
+ */
+export async function stdioClient(
+  server: TestServer,
+  args: string[],
+  name = "stdio-test",
+): Promise<{ mcp: McpClient; stderr: () => string }> {
+  const env = Object.fromEntries(
+    Object.entries(server.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", "src/cli/cms.ts", "mcp", ...args],
+    cwd: new URL("../..", import.meta.url).pathname,
+    env,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  (transport.stderr as Readable | null)?.on("data", (chunk) => (stderr += chunk));
+  const mcp = await connectClient(transport, name);
+  return { mcp, stderr: () => stderr };
 }
 
 /** An SDK client connected over any transport. */
