@@ -166,14 +166,6 @@ try {
     const ratio = measured.requests_per_second / Math.max(baselineResult.requests_per_second, 1);
     results.push({ ...measured, ratio_to_baseline: Math.round(ratio * 1000) / 1000 });
   }
-  const uncached = wants("uncached")
-    ? await uncachedPass(
-        { script: serverScript, nodeArgs: [...startArgs, ...profileArgs] },
-        database,
-        seeded,
-        baselineResult.requests_per_second,
-      )
-    : [];
   const mixed = seededB && (await mixedCost({ url: server.url, pid: serverPid }, seeded, seededB));
   const writes = workloads.filter(
     (workload) => workload.writes && (!only || only.includes(workload.name) || only.includes("revisions")),
@@ -189,6 +181,19 @@ try {
           writes,
         );
   const serverPeak = Math.round(memoryOf(serverPid)?.peakMb ?? 0);
+  // The twin with its read cache off runs alone on the database, as one server does: on PostgreSQL a second
+  // listening process makes each of its writes wait for that process's answer (docs/deployment.md,
+  // "Consistency between processes"), which is the cost of several nodes, not of the engine.
+  memory.stop();
+  await server.stop();
+  const uncached = wants("uncached")
+    ? await uncachedPass(
+        { script: serverScript, nodeArgs: [...startArgs, ...profileArgs] },
+        database,
+        seeded,
+        baselineResult.requests_per_second,
+      )
+    : [];
   const imported = !only || only.includes("import") ? (await importOnFreshDatabase()).cost : undefined;
   const record = {
     measured_at: new Date().toISOString(),
