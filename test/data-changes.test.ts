@@ -177,11 +177,14 @@ async function silenceablePath(): Promise<{
   url: string;
   silence(): void;
   hold(): void;
+  /** Holds everything once the client has sent `text` (which goes through). */
+  holdAfter(text: string): void;
   release(): void;
   close(): Promise<void>;
 }> {
   let silent = false;
   let held: (() => void)[] | undefined;
+  let holdAfter: string | undefined;
   const sockets = new Set<Socket>();
   // Half-open allowed: a connection ended from this side is not closed from the other, as in a partition.
   const proxy = createServer({ allowHalfOpen: true }, (inbound) => {
@@ -195,6 +198,10 @@ async function silenceablePath(): Promise<{
       if (silent) return;
       if (held) held.push(() => to.write(bytes));
       else to.write(bytes);
+      if (to === outbound && holdAfter && bytes.includes(holdAfter)) {
+        holdAfter = undefined;
+        held = [];
+      }
     };
     inbound.on("data", pass(outbound));
     outbound.on("data", pass(inbound));
@@ -209,6 +216,9 @@ async function silenceablePath(): Promise<{
     },
     hold: () => {
       held = [];
+    },
+    holdAfter: (text) => {
+      holdAfter = text;
     },
     release: () => {
       for (const write of held ?? []) write();
@@ -504,6 +514,34 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
     }
   });
 
+  it("a process that stalls again before its next lease says it is back again", async () => {
+    const path = await silenceablePath();
+    const others = await listenerPids();
+    const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
+    const seen = await observer();
+    try {
+      await reader.hearChanges();
+      const pid = await newListener(others);
+      const backs = () => seen.heard.filter(({ payload, processId }) => payload === "?" && processId === pid);
+      // Its lease runs out; it says it is back (the one pg_notify it sends here), then stalls before it
+      // hears that said: a writer may have stopped waiting for it again meanwhile.
+      path.hold();
+      path.holdAfter("pg_notify($1, $2)");
+      await sleep(1_700);
+      path.release();
+      await eventually(() => backs().length === 1);
+      // Longer than its lease would be, shorter than a round trip may take before the connection counts
+      // as lost.
+      await sleep(1_800);
+      path.release();
+      await eventually(() => backs().length === 2);
+    } finally {
+      await seen.client.end();
+      await path.close();
+      await settlesWithin(reader.close(), 2_000);
+    }
+  });
+
   it("at-once: a process not waited for is waited for again once it says it is back", async () => {
     // Silent at first, then back: it says so and answers each barrier 300 ms late.
     let answering = false;
@@ -515,6 +553,29 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
       answering = true;
       await back.query("SELECT pg_notify('cms_changes', '?')");
       expect(await settleMs(writer), "waited for again at once").toBeGreaterThanOrEqual(250);
+    } finally {
+      await back.end();
+      await writer.close();
+    }
+  });
+
+  it("at-once: a process not waited for is waited for again once the writer listens anew", async () => {
+    // It says it is back while the writer's connection is down: unheard, so the new connection forgets
+    // whom the old one stopped waiting for.
+    let answering = false;
+    const back = await lateListener(() => answering);
+    const others = await listenerPids();
+    const writer = await openDatabase({ dataDir: dir, databaseUrl: url });
+    try {
+      await writer.hearChanges();
+      const pid = await newListener(others);
+      expect(await settleMs(writer), "waited for once").toBeGreaterThanOrEqual(1_900);
+      await postgresStatement(`SELECT pg_terminate_backend(${pid})`, url);
+      while (!writer.generation.changes.blind) await sleep(5);
+      answering = true;
+      await back.query("SELECT pg_notify('cms_changes', '?')");
+      await newListener([...others, pid]);
+      expect(await settleMs(writer), "waited for again").toBeGreaterThanOrEqual(250);
     } finally {
       await back.end();
       await writer.close();

@@ -73,6 +73,14 @@ export class Barriers {
     });
   }
 
+  /**
+   * A new listening connection: what the others said while none listened (that they are back) went
+   * unheard, so none of them is taken as silent any more.
+   */
+  relisten(): void {
+    this.silent.clear();
+  }
+
   /** The connection the answers come on is gone: every wait for them ends (heardBy resolves false). */
   lost(): void {
     for (const recheck of this.waiting) recheck(true);

@@ -35,7 +35,9 @@
 // again once it hears from it; one that began a barrier before that would not. So a process whose lease
 // ran out says it is back (a notification every other process hears), and takes a lease again only from
 // a round trip sent after that was committed: by then a writer hears it is back before its next barrier
-// is answered. (A process whose round trips take over a second without its lease running out may be
+// is answered. Before its first lease, a process counts one as running from when the others could first
+// wait for it (it was named a listener, or said it is back). A writer's new listening connection waits
+// for every process again: what they said while it did not listen went unheard. (A process whose round trips take over a second without its lease running out may be
 // skipped without knowing it: the limit of this scheme.)
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
@@ -99,6 +101,12 @@ export function hearPostgresChanges(
   let downSince: number | undefined = performance.now();
   /** A lease is taken only from round trips sent after this (after a lapsed lease, once back is said). */
   let renewAfter = Number.NEGATIVE_INFINITY;
+  /**
+   * Past this, a round trip answered gives no lease before the process says it is back: the end of its
+   * lease, or, before it has one, LEASE_MS after the others could first wait for it (it was named a
+   * listener, or said it is back). A writer stops waiting for a process only after ANSWER_TIMEOUT_MS.
+   */
+  let lapsesAt = Number.NEGATIVE_INFINITY;
   changes.heardUntil = Number.NEGATIVE_INFINITY;
 
   const lost = () => {
@@ -139,17 +147,18 @@ export function hearPostgresChanges(
 
   const renewLease = (connection: pg.Client, sent: number) => {
     if (sent <= renewAfter) return;
-    const lapsed = changes.heardUntil !== Number.NEGATIVE_INFINITY && performance.now() > changes.heardUntil;
-    if (!lapsed) {
+    if (performance.now() <= lapsesAt) {
       changes.heardUntil = Math.max(changes.heardUntil, sent + LEASE_MS);
+      lapsesAt = changes.heardUntil;
       return;
     }
     // A writer may have stopped waiting for this process meanwhile: it is told before a lease is taken.
     renewAfter = Number.POSITIVE_INFINITY;
+    const saying = performance.now();
     void onListener(connection, "SELECT pg_notify($1, $2)", [CHANNEL, BACK]).then((said) => {
       if (!said || connection !== listening) return;
       renewAfter = performance.now();
-      // As on a new connection: the next lease is taken without saying it again.
+      lapsesAt = saying + LEASE_MS;
       changes.heardUntil = Number.NEGATIVE_INFINITY;
     });
   };
@@ -187,6 +196,7 @@ export function hearPostgresChanges(
       await connection.query(`LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}`);
       // Named a listener once it listens (a statement of its own: LISTEN takes effect at commit, a new
       // name at once), so that a barrier is never sent to one that cannot hear it.
+      const named = performance.now();
       await connection.query(`SET application_name = '${LISTENER_NAME}'`);
       if (client !== connection) return;
       ownPid = pid;
@@ -194,7 +204,9 @@ export function hearPostgresChanges(
       listening = connection;
       // A new backend: no writer has stopped waiting for it.
       downSince = undefined;
+      barriers.relisten();
       renewAfter = Number.NEGATIVE_INFINITY;
+      lapsesAt = named + LEASE_MS;
       changes.heardUntil = Number.NEGATIVE_INFINITY;
       for (const wake of waitingToListen) wake();
       const members = await readMembers(connection);
