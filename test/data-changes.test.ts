@@ -25,6 +25,10 @@ const changes = () => database.generation.changes;
 const stamp = () => changes().stamp();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** This process's warnings: none is expected (pg's for a query asked while another runs, say). */
+const warnings: string[] = [];
+process.on("warning", (warning) => warnings.push(warning.message));
+
 /** Until `condition` holds (PostgreSQL hears of a commit a moment later), at most 2 s. */
 async function eventually(condition: () => boolean): Promise<number> {
   const started = Date.now();
@@ -179,12 +183,15 @@ async function silenceablePath(): Promise<{
   hold(): void;
   /** Holds everything once the client has sent `text` (which goes through). */
   holdAfter(text: string): void;
+  /** Passes what the database sends `ms` late, in order. */
+  slow(ms: number): void;
   release(): void;
   close(): Promise<void>;
 }> {
   let silent = false;
   let held: (() => void)[] | undefined;
   let holdAfter: string | undefined;
+  let lateMs = 0;
   const sockets = new Set<Socket>();
   // Half-open allowed: a connection ended from this side is not closed from the other, as in a partition.
   const proxy = createServer({ allowHalfOpen: true }, (inbound) => {
@@ -197,6 +204,7 @@ async function silenceablePath(): Promise<{
     const pass = (to: Socket) => (bytes: Buffer) => {
       if (silent) return;
       if (held) held.push(() => to.write(bytes));
+      else if (lateMs > 0 && to === inbound) setTimeout(() => to.write(bytes), lateMs);
       else to.write(bytes);
       if (to === outbound && holdAfter && bytes.includes(holdAfter)) {
         holdAfter = undefined;
@@ -219,6 +227,9 @@ async function silenceablePath(): Promise<{
     },
     holdAfter: (text) => {
       holdAfter = text;
+    },
+    slow: (ms) => {
+      lateMs = ms;
     },
     release: () => {
       for (const write of held ?? []) write();
@@ -537,6 +548,40 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
       await eventually(() => backs().length === 2);
     } finally {
       await seen.client.end();
+      await path.close();
+      await settlesWithin(reader.close(), 2_000);
+    }
+  });
+
+  it("answers barriers heard one after another in turn, leaving pg no queue of its own", async () => {
+    const path = await silenceablePath();
+    const others = await listenerPids();
+    const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    try {
+      await reader.hearChanges();
+      const pid = await newListener(others);
+      const answers: number[] = [];
+      writer.on("notification", ({ payload, processId }) => {
+        if (processId === pid) answers.push(Number(payload));
+      });
+      const { rows } = await writer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      await writer.query(`LISTEN cms_heard_${rows[0]?.pid}`);
+      // Each barrier reaches the reader on its own, while its answer to the one before is on its way.
+      path.slow(200);
+      for (let barrier = 1; barrier <= 5; barrier++) {
+        await writer.query("SELECT pg_notify('cms_changes', $1)", [`!${barrier}`]);
+        await sleep(20);
+      }
+      const started = Date.now();
+      while (!answers.includes(5)) {
+        expect(Date.now() - started, "all answered").toBeLessThan(3_000);
+        await sleep(10);
+      }
+      expect(warnings).toEqual([]);
+    } finally {
+      await writer.end();
       await path.close();
       await settlesWithin(reader.close(), 2_000);
     }

@@ -134,9 +134,12 @@ export function hearPostgresChanges(
     // lost() ends the connection, which fails the query still on it (pg destroys the socket of a client
     // ended with a query active), so that whoever waits on it goes on.
     const timer = setTimeout(() => client === connection && lost(), ROUND_TRIP_TIMEOUT_MS);
-    const sent = performance.now();
+    let sent = performance.now();
     try {
-      const result = await connection.query<R>(sql, values).catch(() => undefined);
+      const result = await inTurn(connection, () => {
+        sent = performance.now();
+        return connection.query<R>(sql, values);
+      }).catch(() => undefined);
       if (result && connection === listening) renewLease(connection, sent);
       else if (!result && client === connection) lost();
       return result;
@@ -191,13 +194,15 @@ export function hearPostgresChanges(
     connection.on("notification", (message) => notified(connection, message));
     try {
       await connection.connect();
-      const { rows } = await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      const { rows } = await inTurn(connection, () =>
+        connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"),
+      );
       const pid = rows[0]?.pid ?? 0;
-      await connection.query(`LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}`);
+      await inTurn(connection, () => connection.query(`LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}`));
       // Named a listener once it listens (a statement of its own: LISTEN takes effect at commit, a new
       // name at once), so that a barrier is never sent to one that cannot hear it.
       const named = performance.now();
-      await connection.query(`SET application_name = '${LISTENER_NAME}'`);
+      await inTurn(connection, () => connection.query(`SET application_name = '${LISTENER_NAME}'`));
       if (client !== connection) return;
       ownPid = pid;
       // From here its barriers can be answered, while it still keeps nothing itself.
@@ -310,6 +315,21 @@ export function hearPostgresChanges(
       await connection?.end().catch(() => {});
     },
   };
+}
+
+/**
+ * The queries on one connection, each sent once the one before it is answered, in the order asked: the
+ * barriers' reasoning rests on that order, and pg's own queue for queries asked while one runs is
+ * deprecated (a warning on stderr, removed in pg 9).
+ */
+const turns = new WeakMap<pg.Client, Promise<unknown>>();
+function inTurn<T>(connection: pg.Client, query: () => Promise<T>): Promise<T> {
+  const next = (turns.get(connection) ?? Promise.resolve()).then(query);
+  turns.set(
+    connection,
+    next.catch(() => {}),
+  );
+  return next;
 }
 
 /** `<account> <table>`: rows inserted or updated; `<account>`: rows deleted; empty: no account's. */
