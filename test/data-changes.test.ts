@@ -251,6 +251,24 @@ async function newListener(others: number[]): Promise<number> {
   }
 }
 
+/** A process listening through a silenceable path to PostgreSQL, with its listening connection's PID. */
+async function readerBehindPath() {
+  const path = await silenceablePath();
+  const others = await listenerPids();
+  const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
+  const close = async () => {
+    await path.close();
+    await settlesWithin(reader.close(), 2_000);
+  };
+  try {
+    await reader.hearChanges();
+    return { path, reader, pid: await newListener(others), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
 /**
  * A listening connection outside the server's code, named as the processes name theirs: it answers a
  * barrier 300 ms late when `answers()` says so (called once per barrier), and none otherwise.
@@ -493,13 +511,9 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
   });
 
   it("a process whose lease ran out says it is back, then takes a lease again", async () => {
-    const path = await silenceablePath();
-    const others = await listenerPids();
-    const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
+    const { path, reader, pid, close } = await readerBehindPath();
     const seen = await observer();
     try {
-      await reader.hearChanges();
-      const pid = await newListener(others);
       const heard = reader.generation.changes;
       // Stalled for longer than its lease, shorter than a round trip has: it comes back with all it missed.
       path.hold();
@@ -520,19 +534,14 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
       }
     } finally {
       await seen.client.end();
-      await path.close();
-      await settlesWithin(reader.close(), 2_000);
+      await close();
     }
   });
 
   it("a process that stalls again before its next lease says it is back again", async () => {
-    const path = await silenceablePath();
-    const others = await listenerPids();
-    const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
+    const { path, pid, close } = await readerBehindPath();
     const seen = await observer();
     try {
-      await reader.hearChanges();
-      const pid = await newListener(others);
       const backs = () => seen.heard.filter(({ payload, processId }) => payload === "?" && processId === pid);
       // Its lease runs out; it says it is back (the one pg_notify it sends here), then stalls before it
       // hears that said: a writer may have stopped waiting for it again meanwhile.
@@ -548,20 +557,15 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
       await eventually(() => backs().length === 2);
     } finally {
       await seen.client.end();
-      await path.close();
-      await settlesWithin(reader.close(), 2_000);
+      await close();
     }
   });
 
   it("answers barriers heard one after another in turn, leaving pg no queue of its own", async () => {
-    const path = await silenceablePath();
-    const others = await listenerPids();
-    const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
+    const { path, pid, close } = await readerBehindPath();
     const writer = new pg.Client({ connectionString: url });
     await writer.connect();
     try {
-      await reader.hearChanges();
-      const pid = await newListener(others);
       const answers: number[] = [];
       writer.on("notification", ({ payload, processId }) => {
         if (processId === pid) answers.push(Number(payload));
@@ -582,8 +586,7 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
       expect(warnings).toEqual([]);
     } finally {
       await writer.end();
-      await path.close();
-      await settlesWithin(reader.close(), 2_000);
+      await close();
     }
   });
 
