@@ -37,8 +37,9 @@
 // a round trip sent after that was committed: by then a writer hears it is back before its next barrier
 // is answered. Before its first lease, a process counts one as running from when the others could first
 // wait for it (it was named a listener, or said it is back). A writer's new listening connection waits
-// for every process again: what they said while it did not listen went unheard. (A process whose round trips take over a second without its lease running out may be
-// skipped without knowing it: the limit of this scheme.)
+// for every process again: what they said while it did not listen went unheard. (A process whose round
+// trips take over a second without its lease running out may be skipped without knowing it: the limit of
+// this scheme.)
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
@@ -102,11 +103,11 @@ export function hearPostgresChanges(
   /** A lease is taken only from round trips sent after this (after a lapsed lease, once back is said). */
   let renewAfter = Number.NEGATIVE_INFINITY;
   /**
-   * Past this, a round trip answered gives no lease before the process says it is back: the end of its
-   * lease, or, before it has one, LEASE_MS after the others could first wait for it (it was named a
-   * listener, or said it is back). A writer stops waiting for a process only after ANSWER_TIMEOUT_MS.
+   * Before its first lease, the process counts one as running until this: LEASE_MS after the others could
+   * first wait for it (it was named a listener, or said it is back). Past it, or past its lease, a round
+   * trip answered gives no lease before it says it is back (a writer stops waiting after ANSWER_TIMEOUT_MS).
    */
-  let lapsesAt = Number.NEGATIVE_INFINITY;
+  let freshUntil = Number.NEGATIVE_INFINITY;
   changes.heardUntil = Number.NEGATIVE_INFINITY;
 
   const lost = () => {
@@ -136,10 +137,10 @@ export function hearPostgresChanges(
     const timer = setTimeout(() => client === connection && lost(), ROUND_TRIP_TIMEOUT_MS);
     let sent = performance.now();
     try {
-      const result = await inTurn(connection, () => {
+      const sending = () => {
         sent = performance.now();
-        return connection.query<R>(sql, values);
-      }).catch(() => undefined);
+      };
+      const result = await inTurn<R>(connection, sql, values, sending).catch(() => undefined);
       if (result && connection === listening) renewLease(connection, sent);
       else if (!result && client === connection) lost();
       return result;
@@ -150,9 +151,8 @@ export function hearPostgresChanges(
 
   const renewLease = (connection: pg.Client, sent: number) => {
     if (sent <= renewAfter) return;
-    if (performance.now() <= lapsesAt) {
+    if (performance.now() <= Math.max(changes.heardUntil, freshUntil)) {
       changes.heardUntil = Math.max(changes.heardUntil, sent + LEASE_MS);
-      lapsesAt = changes.heardUntil;
       return;
     }
     // A writer may have stopped waiting for this process meanwhile: it is told before a lease is taken.
@@ -161,7 +161,7 @@ export function hearPostgresChanges(
     void onListener(connection, "SELECT pg_notify($1, $2)", [CHANNEL, BACK]).then((said) => {
       if (!said || connection !== listening) return;
       renewAfter = performance.now();
-      lapsesAt = saying + LEASE_MS;
+      freshUntil = saying + LEASE_MS;
       changes.heardUntil = Number.NEGATIVE_INFINITY;
     });
   };
@@ -194,15 +194,13 @@ export function hearPostgresChanges(
     connection.on("notification", (message) => notified(connection, message));
     try {
       await connection.connect();
-      const { rows } = await inTurn(connection, () =>
-        connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"),
-      );
+      const { rows } = await inTurn<{ pid: number }>(connection, "SELECT pg_backend_pid() AS pid");
       const pid = rows[0]?.pid ?? 0;
-      await inTurn(connection, () => connection.query(`LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}`));
+      await inTurn(connection, `LISTEN ${CHANNEL}; LISTEN ${answersChannel(pid)}`);
       // Named a listener once it listens (a statement of its own: LISTEN takes effect at commit, a new
       // name at once), so that a barrier is never sent to one that cannot hear it.
       const named = performance.now();
-      await inTurn(connection, () => connection.query(`SET application_name = '${LISTENER_NAME}'`));
+      await inTurn(connection, `SET application_name = '${LISTENER_NAME}'`);
       if (client !== connection) return;
       ownPid = pid;
       // From here its barriers can be answered, while it still keeps nothing itself.
@@ -211,7 +209,7 @@ export function hearPostgresChanges(
       downSince = undefined;
       barriers.relisten();
       renewAfter = Number.NEGATIVE_INFINITY;
-      lapsesAt = named + LEASE_MS;
+      freshUntil = named + LEASE_MS;
       changes.heardUntil = Number.NEGATIVE_INFINITY;
       for (const wake of waitingToListen) wake();
       const members = await readMembers(connection);
@@ -318,13 +316,21 @@ export function hearPostgresChanges(
 }
 
 /**
- * The queries on one connection, each sent once the one before it is answered, in the order asked: the
+ * A query on `connection`, sent once the one asked before it is answered (`sending` is told when): the
  * barriers' reasoning rests on that order, and pg's own queue for queries asked while one runs is
  * deprecated (a warning on stderr, removed in pg 9).
  */
 const turns = new WeakMap<pg.Client, Promise<unknown>>();
-function inTurn<T>(connection: pg.Client, query: () => Promise<T>): Promise<T> {
-  const next = (turns.get(connection) ?? Promise.resolve()).then(query);
+function inTurn<R extends pg.QueryResultRow>(
+  connection: pg.Client,
+  sql: string,
+  values?: unknown[],
+  sending?: () => void,
+): Promise<pg.QueryResult<R>> {
+  const next = (turns.get(connection) ?? Promise.resolve()).then(() => {
+    sending?.();
+    return connection.query<R>(sql, values);
+  });
   turns.set(
     connection,
     next.catch(() => {}),
