@@ -6,7 +6,6 @@
 // and a lost listener (PostgreSQL).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -14,6 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database as Opened, openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { pgPath } from "./helpers/pg-path.ts";
 import { postgresStatement, postgresUrl, usesPostgres } from "./helpers/server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cms-changes-"));
@@ -173,75 +173,6 @@ describe.runIf(usesPostgres)("a lost listener", () => {
   });
 });
 
-/**
- * A TCP path to PostgreSQL that can go silent (no reset: a partition, a failed-over host), or hold what
- * passes and let it through later (a process whose event loop stalled reads its socket late).
- */
-async function silenceablePath(): Promise<{
-  url: string;
-  silence(): void;
-  hold(): void;
-  /** Holds everything once the client has sent `text` (which goes through). */
-  holdAfter(text: string): void;
-  /** Passes what the database sends `ms` late, in order. */
-  slow(ms: number): void;
-  release(): void;
-  close(): Promise<void>;
-}> {
-  let silent = false;
-  let held: (() => void)[] | undefined;
-  let holdAfter: string | undefined;
-  let lateMs = 0;
-  const sockets = new Set<Socket>();
-  // Half-open allowed: a connection ended from this side is not closed from the other, as in a partition.
-  const proxy = createServer({ allowHalfOpen: true }, (inbound) => {
-    const target = new URL(url as string);
-    const outbound = connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [inbound, outbound]) {
-      sockets.add(socket);
-      socket.on("error", () => {});
-    }
-    const pass = (to: Socket) => (bytes: Buffer) => {
-      if (silent) return;
-      if (held) held.push(() => to.write(bytes));
-      else if (lateMs > 0 && to === inbound) setTimeout(() => to.write(bytes), lateMs);
-      else to.write(bytes);
-      if (to === outbound && holdAfter && bytes.includes(holdAfter)) {
-        holdAfter = undefined;
-        held = [];
-      }
-    };
-    inbound.on("data", pass(outbound));
-    outbound.on("data", pass(inbound));
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const through = new URL(url as string);
-  through.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  return {
-    url: through.toString(),
-    silence: () => {
-      silent = true;
-    },
-    hold: () => {
-      held = [];
-    },
-    holdAfter: (text) => {
-      holdAfter = text;
-    },
-    slow: (ms) => {
-      lateMs = ms;
-    },
-    release: () => {
-      for (const write of held ?? []) write();
-      held = undefined;
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => proxy.close(resolve));
-    },
-  };
-}
-
 /** Until a listening connection not among `others` is listed; its PID. */
 async function newListener(others: number[]): Promise<number> {
   for (;;) {
@@ -253,7 +184,7 @@ async function newListener(others: number[]): Promise<number> {
 
 /** A process listening through a silenceable path to PostgreSQL, with its listening connection's PID. */
 async function readerBehindPath() {
-  const path = await silenceablePath();
+  const path = await pgPath(url as string);
   const others = await listenerPids();
   const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
   const close = async () => {
@@ -487,7 +418,7 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
   it("a process not heard from lately serves nothing kept, before its connection counts as lost", async () => {
     // A reader that cannot hear (a stalled event loop, a slow network) may not have been waited for: a
     // writer waits 2 s at most. Its lease (1.5 s from its last round trip sent) ends first.
-    const path = await silenceablePath();
+    const path = await pgPath(url as string);
     const reader = await openDatabase({ dataDir: dir, databaseUrl: path.url });
     try {
       await reader.hearChanges();
@@ -632,7 +563,7 @@ describe.runIf(usesPostgres)("CROSS_PROCESS_READS", () => {
 
   for (const reads of ["at-once", "notified"] as const) {
     it(`${reads}: a listening connection gone silent is noticed, and nothing kept is served`, async () => {
-      const path = await silenceablePath();
+      const path = await pgPath(url as string);
       const opened = await openDatabase({ dataDir: dir, databaseUrl: path.url, crossProcessReads: reads });
       try {
         await opened.hearChanges();
