@@ -43,18 +43,9 @@ export function createApp(
   outbox: Outbox = noOutbox,
   webhooks?: Dispatcher,
 ) {
-  // Counting each request's SQL statements (tests of batching) needs every operation to run: no answer is
-  // kept. Lookups are, as configured: what a request costs with them is what is counted (a test that
-  // counts them too sets LOOKUP_CACHE_MB=0).
   const counting = queryCountingEnabled();
-  const budgets = {
-    answerBytes: counting ? 0 : config.readCacheBytes,
-    lookupBytes: config.lookupCacheBytes,
-  };
-  const reads =
-    budgets.answerBytes > 0 || budgets.lookupBytes > 0
-      ? new ReadCache(database.generation, budgets)
-      : undefined;
+  const budgets = readBudgets(config);
+  const reads = budgets && new ReadCache(database.generation, budgets);
   const deps = contextDeps(database, storage, config, {
     outbox,
     submissions: limiter.submissions,
@@ -121,6 +112,21 @@ export function createApp(
     );
     return withTimeout(config.requestTimeoutMs, deadline, answered);
   });
+}
+
+/**
+ * What the server keeps of its answers and of the lookups behind them, in bytes; undefined when it keeps
+ * nothing (no read cache: on PostgreSQL, no other process's write then waits for this one).
+ */
+export function readBudgets(
+  config: Pick<Config, "readCacheBytes" | "lookupCacheBytes">,
+): { answerBytes: number; lookupBytes: number } | undefined {
+  // Counting each request's SQL statements (tests of batching) needs every operation to run: no answer is
+  // kept. Lookups are, as configured: what a request costs with them is what is counted (a test that
+  // counts them too sets LOOKUP_CACHE_MB=0).
+  const answerBytes = queryCountingEnabled() ? 0 : config.readCacheBytes;
+  const lookupBytes = config.lookupCacheBytes;
+  return answerBytes > 0 || lookupBytes > 0 ? { answerBytes, lookupBytes } : undefined;
 }
 
 const HOST_INVALID = { path: "host", message: "is not a valid host" };

@@ -1,7 +1,7 @@
 // `npm start`: apply pending migrations, then serve HTTP until SIGTERM/SIGINT, letting in-flight
 // requests finish.
 import { createServer } from "node:http";
-import { createApp } from "./app.ts";
+import { createApp, readBudgets } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
@@ -32,7 +32,7 @@ async function start() {
   const applied = await migrate(database);
   if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
   // The read cache keeps answers per account until the database tells of a change to it (src/db/changes.ts).
-  await database.hearChanges();
+  await database.hearChanges({ keeps: readBudgets(config) !== undefined });
   // The preview links' signing key is made and stored on first start, before any request (issue #17); if
   // that fails, the server starts anyway and the first preview link makes it (previewSigningKey is lazy).
   await previewSigningKey(database.db).catch((error) =>

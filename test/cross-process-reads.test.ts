@@ -5,6 +5,7 @@
 // writer that did not wait would let it serve its kept answer. With `notified` the writer does not wait:
 // while the reader's path holds everything, the write is answered and the reader serves the old answer,
 // until it hears. The stdio tool interface (`cms mcp`) waits as a server process does. PostgreSQL only.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
@@ -84,6 +85,66 @@ describe.skipIf(!usesPostgres)("a write through one process, read through anothe
       await mcp.close();
     }
   });
+
+  it("at-once: a write does not wait for a `cms mcp` process, which keeps nothing", async () => {
+    await expectNotWaitedFor(async (databaseUrl) => {
+      const { mcp } = await stdioClient(writer, ["--token", account.token], "keeps-nothing", {
+        DATABASE_URL: databaseUrl,
+      });
+      await mcp.ok("entries_list", { collection: "notes" });
+      return () => mcp.close();
+    });
+  });
+
+  it("at-once: a write does not wait for a server with both caches off", async () => {
+    await expectNotWaitedFor(async (databaseUrl) => {
+      const uncached = await writer.twin({
+        DATABASE_URL: databaseUrl,
+        READ_CACHE_MB: "0",
+        LOOKUP_CACHE_MB: "0",
+      });
+      return () => uncached.stop();
+    });
+  });
+
+  /**
+   * Starts a process on a path to the database that holds everything once it listens: were it waited for,
+   * a write would wait the writers' 2 s answer timeout for it.
+   */
+  async function expectNotWaitedFor(start: (databaseUrl: string) => Promise<() => Promise<void>>) {
+    const path = await pgPath(writer.env.DATABASE_URL as string);
+    const listeners = await listenerCount();
+    const stop = await start(path.url);
+    try {
+      while ((await listenerCount()) === listeners) await new Promise((resolve) => setTimeout(resolve, 20));
+      path.hold();
+      const started = Date.now();
+      const written = await write.patch("/collections/notes/entries/hello", { title: "Not waited for" });
+      expect(written.status, written.text).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      const after = await read.get("/collections/notes/entries/hello");
+      expect(after.body.title).toBe("Not waited for");
+    } finally {
+      path.release();
+      await stop();
+      await path.close();
+    }
+  }
+
+  /** Processes listening for changes on the database, whether others wait for them or not. */
+  async function listenerCount(): Promise<number> {
+    const client = new pg.Client({ connectionString: writer.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()
+           AND application_name LIKE 'cms changes listener%' AND application_name NOT LIKE '%(joining)'`,
+      );
+      return rows[0].n;
+    } finally {
+      await client.end();
+    }
+  }
 
   it("notified: the writer answers without waiting, and the reader serves the old answer until it hears", async () => {
     const before = await keptTitle();

@@ -33,8 +33,11 @@ export interface Database {
   recordsRevisions: boolean;
   /** Runs many statements at once (a migration file, migrate.ts) inside `tx`, an open transaction. */
   executeScript(tx: Pick<Db, "$executeRawUnsafe">, sql: string): Promise<void>;
-  /** Starts hearing of changes, after the migrations (the server's read cache needs it). */
-  hearChanges(): Promise<void>;
+  /**
+   * Starts hearing of changes, after the migrations (the server's read cache needs it). `keeps`: whether
+   * this process keeps answers; on PostgreSQL other processes' writes wait only for those that do.
+   */
+  hearChanges(options?: { keeps: boolean }): Promise<void>;
   /** Stops hearing and disconnects. */
   close(): Promise<void>;
   /**
@@ -103,8 +106,8 @@ export async function openDatabase(
       executeScript: async (tx, sql) => {
         await tx.$executeRawUnsafe(sql);
       },
-      hearChanges: async () => {
-        listener ??= hearPostgresChanges(url, changes, config.crossProcessReads ?? "at-once");
+      hearChanges: async ({ keeps } = { keeps: true }) => {
+        listener ??= hearPostgresChanges(url, changes, config.crossProcessReads ?? "at-once", keeps);
         await listener.ready;
       },
       close: async () => {

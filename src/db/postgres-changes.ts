@@ -40,6 +40,10 @@
 // for every process again: what they said while it did not listen went unheard. (A process whose round
 // trips take over a second without its lease running out may be skipped without knowing it: the limit of
 // this scheme.)
+//
+// A process that keeps nothing (`keeps` false: `cms mcp`, a server with both caches off) has nothing a write
+// could leave stale: it listens under another name, so that no writer waits for it, answers no barrier and
+// takes no lease, and sends barriers for its own writes as any other.
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
@@ -50,6 +54,8 @@ import { ANSWER_TIMEOUT_MS, Barriers, shared } from "./postgres-barriers.ts";
 const CHANNEL = "cms_changes";
 /** What a listening connection is named once it listens: how the processes find one another. */
 const LISTENER_NAME = "cms changes listener";
+/** The name of a listening connection whose process keeps nothing: the others do not wait for it. */
+const KEEPS_NOTHING_NAME = "cms changes listener, keeping nothing";
 /** A barrier's payload on CHANNEL: `!<number>`; account IDs, the other payloads, never begin with it. */
 const BARRIER = "!";
 /** A process whose lease ran out is back: wait for its answers again (also never an account ID). */
@@ -86,7 +92,9 @@ export function hearPostgresChanges(
   connectionString: string,
   changes: Changes,
   reads: CrossProcessReads,
+  keeps = true,
 ): Listener {
+  const name = keeps ? LISTENER_NAME : KEEPS_NOTHING_NAME;
   /** The connection being opened or listening. */
   let client: pg.Client | undefined;
   /** The connection once it listens (and is named a listener): barriers go on it, answers come on it. */
@@ -141,7 +149,7 @@ export function hearPostgresChanges(
         sent = performance.now();
       };
       const result = await inTurn<R>(connection, sql, values, sending).catch(() => undefined);
-      if (result && connection === listening) renewLease(connection, sent);
+      if (result && connection === listening && keeps) renewLease(connection, sent);
       else if (!result && client === connection) lost();
       return result;
     } finally {
@@ -183,7 +191,7 @@ export function hearPostgresChanges(
   const listen = async () => {
     const connection = new pg.Client({
       connectionString,
-      application_name: `${LISTENER_NAME} (joining)`,
+      application_name: `${name} (joining)`,
       // A connection attempt into a silent network fails, and the next one follows.
       connectionTimeoutMillis: ROUND_TRIP_TIMEOUT_MS,
       keepAlive: true,
@@ -200,7 +208,7 @@ export function hearPostgresChanges(
       // Named a listener once it listens (a statement of its own: LISTEN takes effect at commit, a new
       // name at once), so that a barrier is never sent to one that cannot hear it.
       const named = performance.now();
-      await inTurn(connection, `SET application_name = '${LISTENER_NAME}'`);
+      await inTurn(connection, `SET application_name = '${name}'`);
       if (client !== connection) return;
       ownPid = pid;
       // From here its barriers can be answered, while it still keeps nothing itself.
@@ -214,7 +222,7 @@ export function hearPostgresChanges(
       for (const wake of waitingToListen) wake();
       const members = await readMembers(connection);
       if (members === undefined) return;
-      if (members.length > 0) {
+      if (members.length > 0 && keeps) {
         await delay(JOIN_MS, undefined, { signal: stopping.signal });
         if (client !== connection) return;
         if (!(await onListener(connection, ""))) return;
@@ -232,7 +240,7 @@ export function hearPostgresChanges(
     if (payload === BACK) return barriers.answering(processId);
     if (!payload.startsWith(BARRIER)) return heard(changes, payload);
     // Handled after every notification before it: the changes it stands behind are heard.
-    if (processId !== ownPid) answer(connection, processId, payload.slice(BARRIER.length));
+    if (keeps && processId !== ownPid) answer(connection, processId, payload.slice(BARRIER.length));
   };
 
   /** Answers to barriers, sent once per turn of the event loop for all heard in it. */

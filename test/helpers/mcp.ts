@@ -46,9 +46,12 @@ export async function stdioClient(
   server: TestServer,
   args: string[],
   name = "stdio-test",
+  overrides: Record<string, string> = {},
 ): Promise<{ mcp: McpClient; stderr: () => string }> {
   const env = Object.fromEntries(
-    Object.entries(server.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    Object.entries({ ...server.env, ...overrides }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
