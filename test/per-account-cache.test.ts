@@ -82,6 +82,45 @@ describe("one account's writes", () => {
     expect(await bGraphql()).toEqual({ titles: ["Hello"], cache: "hit" });
   });
 
+  it("end none of another account's kept answers when they publish as of a moment", async () => {
+    await keepB();
+    // Entries published as of a time just past (since B's answers were kept): on A's site from now on.
+    const published_at = new Date(Date.now() - 1).toISOString();
+    await expectCreated(
+      viaA.post("/collections/notes/entries", { handle: "dated", title: "Dated", published_at }),
+    );
+    const updated = await viaA.put("/collections/notes/entries/hello", {
+      title: "Hello dated",
+      published_at: new Date().toISOString(),
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect((await siteGet(server, "/notes/dated", a.domain)).status).toBe(200);
+    expect((await siteGet(server, "/notes/hello", a.domain)).text).toContain("Hello dated");
+    expect(await bEntry()).toEqual({ title: "Hello", cache: "hit" });
+    expect((await bPage()).cache).toBe("hit");
+    expect(await bGraphql()).toEqual({ titles: ["Hello"], cache: "hit" });
+  });
+
+  it("end none of another account's kept answers when their entry comes due by the clock", async () => {
+    const at = Date.now() + 1_500;
+    await expectCreated(
+      viaA.post("/collections/notes/entries", {
+        handle: "scheduled",
+        title: "Scheduled",
+        published_at: new Date(at).toISOString(),
+      }),
+    );
+    await keepB();
+    expect((await siteGet(server, "/notes/scheduled", a.domain)).status).toBe(404);
+    while ((await siteGet(server, "/notes/scheduled", a.domain)).status === 404) {
+      expect(Date.now()).toBeLessThan(at + 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await bEntry()).toEqual({ title: "Hello", cache: "hit" });
+    expect((await bPage()).cache).toBe("hit");
+    expect(await bGraphql()).toEqual({ titles: ["Hello"], cache: "hit" });
+  });
+
   it("end that account's own kept answers at once", async () => {
     await keepB();
     const updated = await viaB.put("/collections/notes/entries/hello", { title: "Hello B" });

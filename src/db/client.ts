@@ -8,7 +8,7 @@ import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
 import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
-import { type Generation, lateNextPublish, postgresNextPublish } from "./generation.ts";
+import { type Generation, lateScheduleReads, postgresScheduleReads } from "./generation.ts";
 import { installPlanCache } from "./plan-cache.ts";
 import { hearPostgresChanges, type Listener } from "./postgres-changes.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
@@ -71,8 +71,8 @@ export async function openDatabase(
 ): Promise<Database> {
   installPlanCache();
   const changes = new Changes();
-  const { nextPublish, connected } = lateNextPublish();
-  const generation = scheduledGeneration(changes, nextPublish);
+  const { reads: scheduleReads, connected } = lateScheduleReads();
+  const generation = scheduledGeneration(changes, scheduleReads);
   if (isPostgresUrl(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),
@@ -86,7 +86,7 @@ export async function openDatabase(
     const connect = factory.connect.bind(factory);
     factory.connect = async () => {
       const adapter = await connect();
-      connected(postgresNextPublish(adapter));
+      connected(postgresScheduleReads(adapter));
       return adapter;
     };
     const adapter = instrumented(factory);

@@ -20,41 +20,62 @@ export interface Generation {
   changes: Changes;
 }
 
-/** The earliest `publishedAt` after `time` of a published entry (ms since 1970), or null: none. */
-export type NextPublish = (time: number) => Promise<number | null>;
+/** What the schedule asks the database (times in ms since 1970). */
+export interface ScheduleReads {
+  /** The earliest `publishedAt` after `time` of a published entry, or null: none. */
+  nextPublish(time: number): Promise<number | null>;
+  /**
+   * The accounts with a published entry whose `publishedAt` is after `after` and at most `upTo`: their
+   * entries came into view between the two. Undefined when not known (any account may have).
+   */
+  dueAccounts(after: number, upTo: number): Promise<string[] | undefined>;
+}
 
 /**
- * A next-publish reader installed once the database is connected (Prisma connects at its first query);
- * until then it answers the very next millisecond, so an epoch begun before ends at once.
+ * Schedule reads installed once the database is connected (Prisma connects at its first query). Until
+ * then the next moment is the very next millisecond, so an epoch begun before ends at once, and which
+ * accounts came due is not known.
  */
-export function lateNextPublish(): { nextPublish: NextPublish; connected(real: NextPublish): void } {
-  let real: NextPublish | undefined;
+export function lateScheduleReads(): { reads: ScheduleReads; connected(real: ScheduleReads): void } {
+  let real: ScheduleReads | undefined;
   return {
-    nextPublish: (time) => (real ? real(time) : Promise.resolve(time + 1)),
+    reads: {
+      nextPublish: (time) => (real ? real.nextPublish(time) : Promise.resolve(time + 1)),
+      dueAccounts: (after, upTo) => (real ? real.dueAccounts(after, upTo) : Promise.resolve(undefined)),
+    },
     connected: (connected) => {
       real = connected;
     },
   };
 }
 
-// Served by the index on (published, publishedAt): one index seek.
+// Served by the index on (published, publishedAt): one index seek, and a range of it for the due accounts.
 const NEXT_PUBLISH_SQLITE = `SELECT "publishedAt" FROM "Entry" WHERE "published" = 1 AND "publishedAt" > ?
   ORDER BY "publishedAt" LIMIT 1`;
+const DUE_ACCOUNTS_SQLITE = `SELECT DISTINCT "accountId" FROM "Entry" WHERE "published" = 1
+  AND "publishedAt" > ? AND "publishedAt" <= ?`;
 
 /**
  * SQLite: on the connection directly, not through the adapter: a read waiting behind an open transaction
  * (sqlite-adapter.ts) could wait for the very request that asked. Inside a transaction it may see that
  * transaction's writes; its end is a change of entries again, so what was read is read anew.
  */
-export function sqliteNextPublish(client: Database.Database): NextPublish {
+export function sqliteScheduleReads(client: Database.Database): ScheduleReads {
   // better-sqlite3's own, bound before the adapter's wrapper (sqlite-adapter.ts) replaces it.
   const prepare = client.prepare.bind(client);
-  let statement: Database.Statement | undefined;
-  return async (time) => {
-    // Prepared on first use: the table exists once the database is migrated, not at connect.
-    statement ??= prepare(NEXT_PUBLISH_SQLITE).pluck();
-    const found = statement.get(sqliteDateTime(time)) as string | number | null | undefined;
-    return found == null ? null : new Date(found).getTime();
+  // Prepared on first use: the table exists once the database is migrated, not at connect.
+  let next: Database.Statement | undefined;
+  let due: Database.Statement | undefined;
+  return {
+    nextPublish: async (time) => {
+      next ??= prepare(NEXT_PUBLISH_SQLITE).pluck();
+      const found = next.get(sqliteDateTime(time)) as string | number | null | undefined;
+      return found == null ? null : new Date(found).getTime();
+    },
+    dueAccounts: async (after, upTo) => {
+      due ??= prepare(DUE_ACCOUNTS_SQLITE).pluck();
+      return due.all(sqliteDateTime(after), sqliteDateTime(upTo)) as string[];
+    },
   };
 }
 
@@ -63,22 +84,32 @@ function sqliteDateTime(time: number): string {
   return new Date(time).toISOString().replace("Z", "+00:00");
 }
 
-// Served by the index on (published, publishedAt): one index seek. publishedAt is a UTC timestamp.
+// Served by the index on (published, publishedAt), as on SQLite. publishedAt is a UTC timestamp.
+const utc = (parameter: string) => `(${parameter}::timestamptz AT TIME ZONE 'UTC')`;
 const NEXT_PUBLISH_POSTGRES = `SELECT (extract(epoch FROM "publishedAt") * 1000)::bigint::text FROM "Entry"
-  WHERE "published" AND "publishedAt" > ($1::timestamptz AT TIME ZONE 'UTC') ORDER BY "publishedAt" LIMIT 1`;
+  WHERE "published" AND "publishedAt" > ${utc("$1")} ORDER BY "publishedAt" LIMIT 1`;
+const DUE_ACCOUNTS_POSTGRES = `SELECT DISTINCT "accountId" FROM "Entry"
+  WHERE "published" AND "publishedAt" > ${utc("$1")} AND "publishedAt" <= ${utc("$2")}`;
 
 type PostgresAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
 
 /** PostgreSQL: bound to the adapter before any wrapper (query-count.ts): bookkeeping, not a request's SQL. */
-export function postgresNextPublish(adapter: Pick<PostgresAdapter, "queryRaw">): NextPublish {
+export function postgresScheduleReads(adapter: Pick<PostgresAdapter, "queryRaw">): ScheduleReads {
   const queryRaw = adapter.queryRaw.bind(adapter);
-  return async (time) => {
+  const rows = async (sql: string, times: number[]) => {
     const result = (await queryRaw({
-      sql: NEXT_PUBLISH_POSTGRES,
-      args: [new Date(time).toISOString()],
-      argTypes: [{ scalarType: "string", arity: "scalar" }],
+      sql,
+      args: times.map((time) => new Date(time).toISOString()),
+      argTypes: times.map(() => ({ scalarType: "string", arity: "scalar" })),
     })) as { rows: unknown[][] };
-    const next = result.rows[0]?.[0];
-    return next == null ? null : Number(next);
+    return result.rows;
+  };
+  return {
+    nextPublish: async (time) => {
+      const next = (await rows(NEXT_PUBLISH_POSTGRES, [time]))[0]?.[0];
+      return next == null ? null : Number(next);
+    },
+    dueAccounts: async (after, upTo) =>
+      (await rows(DUE_ACCOUNTS_POSTGRES, [after, upTo])).map((row) => String(row[0])),
   };
 }

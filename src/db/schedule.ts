@@ -7,14 +7,18 @@
 // and ends at `until`, the earliest `publishedAt` after `asOf` among published entries. No entry is due
 // inside it, so a read as of `asOf` is right at any moment before `until`. When entries may have changed
 // (of any account, here or in another process: changes.ts) the next moment is read again; the epoch
-// stands unless something is now due (so one account's writes end no other account's kept pages), and a
-// new one starts as of now when something is or when `until` has passed. In the steady state a request
-// costs a clock comparison; the next publish moment is one index seek (generation.ts). Concurrent
-// requests share that reading. Each process keeps its own epoch and sees a moment pass by its own clock.
+// stands unless something is now due, and a new one starts as of now when something is or when `until`
+// has passed. Then the accounts whose entries came into view between the two as-of times are told as
+// changed (their Entry table, changes.ts), before any request reads as of the new one: an answer kept
+// under the old epoch is still right for every other account (none of its entries came due in between),
+// so one account's publishing, by a write or by the clock, ends no other account's kept answers. In the
+// steady state a request costs a clock comparison; the next publish moment is one index seek, the due
+// accounts a range of that index (generation.ts). Concurrent requests share that reading. Each process
+// keeps its own epoch and sees a moment pass by its own clock.
 // A lookup kept per table needs no epoch (`stamp`); a public list's total is one (src/schema/entries/count.ts)
 // whose where-clause holds its as-of time, so each epoch counts anew.
 import type { Changes } from "./changes.ts";
-import type { Generation, NextPublish } from "./generation.ts";
+import type { Generation, ScheduleReads } from "./generation.ts";
 
 interface Epoch {
   /** The entries' version (changes.ts `tableVersion`) it was computed for. */
@@ -24,23 +28,28 @@ interface Epoch {
   until: number;
 }
 
-export function scheduledGeneration(changes: Changes, nextPublish: NextPublish): Generation {
+export function scheduledGeneration(changes: Changes, reads: ScheduleReads): Generation {
   let epoch: Epoch | undefined;
   // Requests that find the epoch outdated at once share one reading of the next moment.
   let pending: { entries: string; epoch: Promise<Epoch> } | undefined;
 
   /**
    * Entries changed (or the epoch ended): when the epoch has not ended and nothing is due between its
-   * as-of time and now, it stands with a new end, so answers kept under it (every other account's) stay
-   * right; otherwise a new one begins now.
+   * as-of time and now, it stands with a new end; otherwise a new one begins now, once the accounts that
+   * came due since the old one began are told as changed (which changes the entries' version too).
    */
   const renew = async (entries: string, now: number, old: Epoch | undefined): Promise<Epoch> => {
     if (old && now < old.until) {
-      const next = await nextPublish(old.asOf);
+      const next = await reads.nextPublish(old.asOf);
       if (next === null || next > now) return { entries, asOf: old.asOf, until: next ?? Infinity };
     }
-    const next = await nextPublish(now);
-    return { entries, asOf: now, until: next ?? Number.POSITIVE_INFINITY };
+    const next = await reads.nextPublish(now);
+    if (old) {
+      const due = await reads.dueAccounts(old.asOf, now);
+      if (!due) changes.everything();
+      for (const account of due ?? []) changes.changed(account, "Entry");
+    }
+    return { entries: changes.tableVersion("Entry"), asOf: now, until: next ?? Number.POSITIVE_INFINITY };
   };
 
   const start = (entries: string, now: number) => {

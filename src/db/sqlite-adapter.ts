@@ -8,7 +8,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
-import { type NextPublish, sqliteNextPublish } from "./generation.ts";
+import { type ScheduleReads, sqliteScheduleReads } from "./generation.ts";
 import { hearSqliteChanges } from "./sqlite-changes.ts";
 import { statementsByText } from "./sqlite-statements.ts";
 import { WalFlush } from "./wal-flush.ts";
@@ -34,7 +34,7 @@ export function serializedSqlite(
   options: {
     keepStatistics: boolean;
     changes: Changes;
-    connected(nextPublish: NextPublish): void;
+    connected(reads: ScheduleReads): void;
     synchronous: SqliteSynchronous;
   },
 ): SqliteConnection {
@@ -49,7 +49,7 @@ export function serializedSqlite(
     // First, so that every wrapper added below (the query counter's) sees these.
     immediateTransactions(adapter);
     hearSqliteChanges(client, options.changes);
-    options.connected(sqliteNextPublish(client));
+    options.connected(sqliteScheduleReads(client));
     // `full`: a write is answered once it is on disk, so a power cut loses nothing acknowledged; in WAL
     // mode the flush runs beside the event loop (wal-flush.ts). `normal`: at checkpoints only.
     const wal = client.pragma("journal_mode", { simple: true }) === "wal";

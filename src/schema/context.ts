@@ -239,7 +239,7 @@ export function createContext(
       // Read before computing: what is kept is at least as new as the moment it is kept under. A lookup
       // of some tables needs the stamp alone: not the schedule epoch, read anew after each entry write.
       const current = tables ? String(await stamped()) : await context.generation();
-      const found = reads.get(key, current, tables);
+      const found = reads.get(key, tables);
       if (answer) context.answerCache = found === undefined ? "miss" : "hit";
       if (found !== undefined) return found as Awaited<ReturnType<typeof compute>>;
       const value = await compute();

@@ -2,7 +2,7 @@
 // (its token's, its Host's), in some tables only where the value was read from those (a token, a
 // collection), so one tenant's writes end none of another tenant's kept answers, and a stream of new
 // entries ends no kept lookup of collections. What changed since a read began is told by changes.ts,
-// here or in another process; a public read also names the schedule epoch it was made in (schedule.ts).
+// here or in another process, and by schedule.ts of the accounts whose entries came due by the clock.
 // Content is read far more often than written, and a read through the schema costs several database
 // round trips; a kept result costs a map lookup.
 // Bounded by an estimate of its size in bytes (keys included: they hold what the client sent), least
@@ -20,7 +20,7 @@ const MAX_KEY_LENGTH = 2048;
 export interface ReadScope {
   generation: string;
   accounts: readonly string[];
-  /** Read from these tables only; then the schedule epoch does not matter either. */
+  /** Read from these tables only: then only their changes (or a delete of the account's) end it. */
   tables?: readonly string[];
 }
 
@@ -52,17 +52,18 @@ export class ReadCache {
     return (tables ? this.lookups : this.answers) !== undefined;
   }
 
-  /** The value kept under `key` if nothing it was read from changed since; kept values are frozen. */
-  get(key: string, generation: string, tables?: readonly string[]): unknown {
+  /**
+   * The value kept under `key` if nothing it was read from changed since; kept values are frozen. Asked
+   * after the request's generation is read (which tells of accounts come due: schedule.ts).
+   */
+  get(key: string, tables?: readonly string[]): unknown {
     const kept = tables ? this.lookups : this.answers;
     const found = kept?.get(key);
     if (!kept || !found) return undefined;
-    const [stamp, epoch] = parse(found.generation);
-    const [, currentEpoch] = parse(generation);
-    const fresh =
-      (found.tables || epoch === currentEpoch) &&
-      this.generation.changes.unchangedSince(stamp, found.accounts, found.tables);
-    if (fresh) return found.value;
+    // Whatever its schedule epoch: when a new one begins, the accounts whose entries came due meanwhile
+    // are told as changed (schedule.ts), so a read kept under an older one is right for the others.
+    const stamp = stampOf(found.generation);
+    if (this.generation.changes.unchangedSince(stamp, found.accounts, found.tables)) return found.value;
     kept.delete(key);
     return undefined;
   }
@@ -79,10 +80,10 @@ function budget(bytes: number): LRUCache<string, Kept> | undefined {
   return bytes > 0 ? new LRUCache({ maxSize: bytes }) : undefined;
 }
 
-/** `<stamp>@<as of>` (schedule.ts) as the stamp and the epoch. */
-function parse(generation: string): [number, string] {
+/** The stamp of `<stamp>@<as of>` (schedule.ts), or of a lookup's `<stamp>`. */
+function stampOf(generation: string): number {
   const at = generation.indexOf("@");
-  return at < 0 ? [Number(generation), ""] : [Number(generation.slice(0, at)), generation.slice(at + 1)];
+  return Number(at < 0 ? generation : generation.slice(0, at));
 }
 
 function deepFreeze<T>(value: T): T {
