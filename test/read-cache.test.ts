@@ -476,11 +476,11 @@ describe("the cache's bounds and scopes", () => {
     return {
       cache: new ReadCache(generation, { answerBytes: bytes, lookupBytes: bytes }),
       changes,
-      at: () => `${changes.stamp()}@0`,
+      at: () => changes.stamp(),
     };
   };
-  const of = (generation: string, accounts: string[] = ["A"], tables?: string[]) => ({
-    generation,
+  const of = (stamp: number, accounts: string[] = ["A"], tables?: string[]) => ({
+    stamp,
     accounts,
     tables,
   });

@@ -58,7 +58,8 @@ const DUE_ACCOUNTS_SQLITE = `SELECT DISTINCT "accountId" FROM "Entry" WHERE "pub
 /**
  * SQLite: on the connection directly, not through the adapter: a read waiting behind an open transaction
  * (sqlite-adapter.ts) could wait for the very request that asked. Inside a transaction it may see that
- * transaction's writes; its end is a change of entries again, so what was read is read anew.
+ * transaction's writes; its end, committed or rolled back, is a change of their accounts again
+ * (sqlite-changes.ts), so what was read is read anew.
  */
 export function sqliteScheduleReads(client: Database.Database): ScheduleReads {
   // better-sqlite3's own, bound before the adapter's wrapper (sqlite-adapter.ts) replaces it.

@@ -24,39 +24,52 @@ interface Epoch {
   /** The entries' version (changes.ts `tableVersion`) it was computed for. */
   entries: string;
   asOf: number;
-  /** The next publish moment, Infinity when none is scheduled. */
+  /** The next publish moment, FOREVER when none is scheduled. */
   until: number;
 }
+
+const FOREVER = Number.POSITIVE_INFINITY;
 
 export function scheduledGeneration(changes: Changes, reads: ScheduleReads): Generation {
   let epoch: Epoch | undefined;
   // Requests that find the epoch outdated at once share one reading of the next moment.
   let pending: { entries: string; epoch: Promise<Epoch> } | undefined;
 
+  /** Whether a renewal has begun: as-of times may have been handed out, even with no epoch kept yet. */
+  let begun = false;
+
   /**
    * Entries changed (or the epoch ended): when the epoch has not ended and nothing is due between its
    * as-of time and now, it stands with a new end; otherwise a new one begins now, once the accounts that
-   * came due since the old one began are told as changed (which changes the entries' version too).
+   * came due since the old one began are told as changed. Kept under the entries' version it was read
+   * for: a write heard during the reads may have moved the next moment, and the next request reads again.
    */
-  const renew = async (entries: string, now: number, old: Epoch | undefined): Promise<Epoch> => {
+  const renew = async (entries: string, now: number, old: Epoch | undefined, first: boolean) => {
     if (old && now < old.until) {
       const next = await reads.nextPublish(old.asOf);
-      if (next === null || next > now) return { entries, asOf: old.asOf, until: next ?? Infinity };
+      if (next === null || next > now) return { entries, asOf: old.asOf, until: next ?? FOREVER };
     }
     const next = await reads.nextPublish(now);
-    if (old) {
-      const due = await reads.dueAccounts(old.asOf, now);
-      if (!due) changes.everything();
-      for (const account of due ?? []) changes.changed(account, "Entry");
-    }
-    return { entries: changes.tableVersion("Entry"), asOf: now, until: next ?? Number.POSITIVE_INFINITY };
+    // Without an epoch kept, an earlier renewal that another replaced may have handed out its as-of time.
+    const due = old ? await reads.dueAccounts(old.asOf, now) : first ? [] : undefined;
+    const unchanged = changes.tableVersion("Entry") === entries;
+    if (!due) changes.everything();
+    for (const account of due ?? []) changes.changed(account, "Entry");
+    // Telling of the due accounts changes the version too: kept under the new one unless a write came
+    // during the reads.
+    return {
+      entries: unchanged ? changes.tableVersion("Entry") : entries,
+      asOf: now,
+      until: next ?? FOREVER,
+    };
   };
 
   const start = (entries: string, now: number) => {
-    const started = renew(entries, now, epoch).then((fresh) => {
+    const started = renew(entries, now, epoch, !begun).then((fresh) => {
       if (pending?.epoch === started) epoch = fresh;
       return fresh;
     });
+    begun = true;
     pending = { entries, epoch: started };
     const settled = () => {
       if (pending?.epoch === started) pending = undefined;

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import type { SqliteSynchronous } from "../config.ts";
 import type { Changes } from "./changes.ts";
 import { type ScheduleReads, sqliteScheduleReads } from "./generation.ts";
-import { hearSqliteChanges } from "./sqlite-changes.ts";
+import { hearSqliteChanges, type TransactionEnds } from "./sqlite-changes.ts";
 import { statementsByText } from "./sqlite-statements.ts";
 import { WalFlush } from "./wal-flush.ts";
 
@@ -47,8 +47,7 @@ export function serializedSqlite(
     const adapter = await connect();
     const client = (adapter as unknown as { client: Database.Database }).client;
     // First, so that every wrapper added below (the query counter's) sees these.
-    immediateTransactions(adapter);
-    hearSqliteChanges(client, options.changes);
+    immediateTransactions(adapter, hearSqliteChanges(client, options.changes));
     options.connected(sqliteScheduleReads(client));
     // `full`: a write is answered once it is on disk, so a power cut loses nothing acknowledged; in WAL
     // mode the flush runs beside the event loop (wal-flush.ts). `normal`: at checkpoints only.
@@ -211,7 +210,7 @@ const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
  * fails (a deferred constraint, a busy file): Prisma then neither ends it nor rolls it back. Here a
  * failed COMMIT is rolled back. SQLite's transactions are serializable whatever level is asked.
  */
-function immediateTransactions(adapter: Adapter): void {
+function immediateTransactions(adapter: Adapter, ends: TransactionEnds): void {
   const queryRaw = adapter.queryRaw.bind(adapter);
   const executeRaw = adapter.executeRaw.bind(adapter);
   adapter.startTransaction = async () => {
@@ -220,9 +219,11 @@ function immediateTransactions(adapter: Adapter): void {
     const end = async (sql: "COMMIT" | "ROLLBACK") => {
       try {
         await tx.executeRaw(statement(sql));
+        ends.ended(sql === "COMMIT");
       } catch (error) {
         // When SQLite has ended the transaction already this fails too, and nothing is left to undo.
         if (sql === "COMMIT") await tx.executeRaw(statement("ROLLBACK")).catch(() => {});
+        ends.ended(false);
         throw error;
       }
     };

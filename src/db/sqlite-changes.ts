@@ -13,11 +13,25 @@ const ACCOUNTLESS = new Set(["ServerSetting"]);
 /** The column naming a row's account. */
 const accountColumn = (table: string) => (table === "Account" ? "id" : "accountId");
 
-export function hearSqliteChanges(client: Database.Database, changes: Changes): void {
+/** Told when a transaction of the connection ends. */
+export interface TransactionEnds {
+  ended(committed: boolean): void;
+}
+
+export function hearSqliteChanges(client: Database.Database, changes: Changes): TransactionEnds {
   // A table for inserted and updated rows, none for deleted ones (changes.ts); no account: everything.
-  client.function("cms_changed", { deterministic: false }, (account, table) => {
+  const tell = (account: unknown, table: unknown) => {
     if (typeof account === "string") changes.changed(account, typeof table === "string" ? table : undefined);
     else changes.everything();
+  };
+  // What the open transaction's writes told, told again if it rolls back: undoing them is a change too.
+  // Reads of the connection made meanwhile outside the adapter (the schedule's, generation.ts) and lookups
+  // kept inside the transaction saw rows that are gone.
+  // Once per account and table: a bulk import writes many rows of a few.
+  let told = new Map<string, [unknown, unknown]>();
+  client.function("cms_changed", { deterministic: false }, (account, table) => {
+    tell(account, table);
+    if (client.inTransaction) told.set(`${account}\u0000${table}`, [account, table]);
     return null;
   });
   const dataVersion = client.prepare("PRAGMA data_version").pluck();
@@ -27,6 +41,13 @@ export function hearSqliteChanges(client: Database.Database, changes: Changes): 
     if (version === seen) return;
     seen = version;
     changes.everything();
+  };
+  return {
+    ended: (committed) => {
+      const undone = told;
+      told = new Map();
+      if (!committed) for (const [account, table] of undone.values()) tell(account, table);
+    },
   };
 }
 

@@ -236,9 +236,11 @@ export function createContext(
     answerCache: undefined,
     keep: async (key, compute, { size = keptByDefault, tables, accounts: accountsOf, answer } = {}) => {
       if (!reads?.keeps(tables)) return compute();
-      // Read before computing: what is kept is at least as new as the moment it is kept under. A lookup
-      // of some tables needs the stamp alone: not the schedule epoch, read anew after each entry write.
-      const current = tables ? String(await stamped()) : await context.generation();
+      // Read before computing: what is kept is at least as new as the moment it is kept under. A read of
+      // content reads its generation first, whose schedule epoch tells of accounts come due; a lookup of
+      // some tables needs the stamp alone (not the epoch, read anew after each entry write).
+      if (!tables) await context.generation();
+      const stamp = await stamped();
       const found = reads.get(key, tables);
       if (answer) context.answerCache = found === undefined ? "miss" : "hit";
       if (found !== undefined) return found as Awaited<ReturnType<typeof compute>>;
@@ -246,7 +248,7 @@ export function createContext(
       const bytes = size(value);
       if (bytes === undefined) return value;
       const readFrom = accountsOf ? accountsOf(value) : [...accounts];
-      reads.set(key, { generation: current, accounts: readFrom, tables }, value, bytes);
+      reads.set(key, { stamp, accounts: readFrom, tables }, value, bytes);
       return value;
     },
   };

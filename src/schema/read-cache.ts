@@ -16,9 +16,9 @@ import type { Generation } from "../db/generation.ts";
 
 const MAX_KEY_LENGTH = 2048;
 
-/** What a kept value was read under: the request's generation, and the accounts and tables it read. */
+/** What a kept value was read under: the request's stamp (changes.ts), and the accounts and tables it read. */
 export interface ReadScope {
-  generation: string;
+  stamp: number;
   accounts: readonly string[];
   /** Read from these tables only: then only their changes (or a delete of the account's) end it. */
   tables?: readonly string[];
@@ -54,16 +54,14 @@ export class ReadCache {
 
   /**
    * The value kept under `key` if nothing it was read from changed since; kept values are frozen. Asked
-   * after the request's generation is read (which tells of accounts come due: schedule.ts).
+   * after the request's generation is read: a new schedule epoch tells then of the accounts whose entries
+   * came due (schedule.ts), so what was kept under an older one is right for the others.
    */
   get(key: string, tables?: readonly string[]): unknown {
     const kept = tables ? this.lookups : this.answers;
     const found = kept?.get(key);
     if (!kept || !found) return undefined;
-    // Whatever its schedule epoch: when a new one begins, the accounts whose entries came due meanwhile
-    // are told as changed (schedule.ts), so a read kept under an older one is right for the others.
-    const stamp = stampOf(found.generation);
-    if (this.generation.changes.unchangedSince(stamp, found.accounts, found.tables)) return found.value;
+    if (this.generation.changes.unchangedSince(found.stamp, found.accounts, found.tables)) return found.value;
     kept.delete(key);
     return undefined;
   }
@@ -78,12 +76,6 @@ export class ReadCache {
 
 function budget(bytes: number): LRUCache<string, Kept> | undefined {
   return bytes > 0 ? new LRUCache({ maxSize: bytes }) : undefined;
-}
-
-/** The stamp of `<stamp>@<as of>` (schedule.ts), or of a lookup's `<stamp>`. */
-function stampOf(generation: string): number {
-  const at = generation.indexOf("@");
-  return Number(at < 0 ? generation : generation.slice(0, at));
 }
 
 function deepFreeze<T>(value: T): T {
