@@ -1,6 +1,6 @@
 // The data generation a request reads before it reads anything: `<stamp>@<as of>`. The stamp is the
 // moment of changes.ts (what changed since is known per account and table), the as-of time the schedule
-// epoch's (schedule.ts: public reads are made as of it). Read caches key what they keep by it.
+// epoch's (schedule.ts: public reads are made as of it). Read caches keep what they keep under its stamp.
 // This file holds what the schedule asks the database directly: the next publish moment after a time.
 import type { PrismaPg } from "@prisma/adapter-pg";
 import type Database from "better-sqlite3";
@@ -11,7 +11,7 @@ export interface Generation {
   /**
    * The stamp alone, after every change another server process acknowledged before the call (its writer
    * waits until it is heard: changes.ts `settle`; SQLite reads data_version here): what a lookup of some
-   * tables is kept under (read-cache.ts ends those by their tables, whatever the schedule epoch).
+   * tables is kept under (read-cache.ts ends those by their tables).
    */
   stamp(): Promise<number>;
   /** The generation of a stamp taken before (`stamp`): with the schedule epoch of now. */

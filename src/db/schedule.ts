@@ -1,7 +1,6 @@
 // Scheduled publishing: an entry published with a `published_at` in the future stays off the public site
 // and content queries until that moment, then shows up without any write. Public reads are made "as of"
-// a time (site/scope.ts `visible`), and kept answers (read-cache.ts) are keyed by the data generation, so
-// the generation a request reads names that time too: `<stamp>@<as of>`.
+// a time (site/scope.ts `visible`), which the generation a request reads names: `<stamp>@<as of>`.
 //
 // A schedule epoch is the span in which public answers cannot change with the clock: it starts at `asOf`
 // and ends at `until`, the earliest `publishedAt` after `asOf` among published entries. No entry is due

@@ -1,4 +1,4 @@
-// Answers to GET requests, kept in the read cache (src/schema/read-cache.ts) under the data generation:
+// Answers to GET requests, kept in the read cache (src/schema/read-cache.ts) under the data generation's stamp:
 // a repeated read of unchanged data skips the execution of the route's operation and the serialization of its
 // answer. The key is the path with its query and the caller (token): all a GET's answer depends
 // on besides the data. Who may call is still checked on every request, before this.

@@ -1,5 +1,5 @@
 // The transports execute operations through this (the tool interface, /graphql via yoga, the site renderer
-// in-process). A query's result is kept in the read cache under the data generation read before it
+// in-process). A query's result is kept in the read cache under the data generation's stamp read before it
 // ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
 // depends on besides the data). Results with errors are not kept. Mutations run as they are, and the
 // request reads the generation afresh after each one (fresh-after-writes.ts), so its later reads (a page

@@ -1,8 +1,8 @@
 // How many entries a where-clause matches: a list's total. Counting reads every matching index entry, all
 // 100,000 of a large collection on every page, so a total is kept as a lookup (context.ts `keep`) until
 // entries or references of its account change, here or in another process: another account's writes
-// leave it standing. A public count's where-clause holds its as-of time (site/scope.ts), so each
-// schedule epoch counts anew. Kept with the lookups' budget (LOOKUP_CACHE_MB), even with the read cache
+// leave it standing. A public count's where-clause holds its as-of time (site/scope.ts), part of its key,
+// so each schedule epoch counts anew (though only accounts with entries come due need to). Kept with the lookups' budget (LOOKUP_CACHE_MB), even with the read cache
 // off, and read through the request's own data generation. A client that sends many different filters
 // pushes other kept lookups out (least recently used first), as it pushed other totals out of their own
 // cache before: those are read again, not wrong.

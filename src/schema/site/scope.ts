@@ -32,8 +32,8 @@ const requestTimes = new WeakMap<object, Date>();
 
 /**
  * The moment a request's public reads are made as of: the start of the schedule epoch its data
- * generation names (src/db/schedule.ts), so that answers kept under that generation are right until
- * the next entry is due. Without a read cache (the CLI, both budgets 0) nothing is kept: the time of
+ * generation names (src/db/schedule.ts), so that answers kept meanwhile are right until an entry of
+ * their account comes due. Without a read cache (the CLI, both budgets 0) nothing is kept: the time of
  * the request's first public read.
  */
 export async function publicTime(ctx: Pick<Context, "generation">): Promise<Date> {
