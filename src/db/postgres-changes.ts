@@ -101,6 +101,7 @@ export function hearPostgresChanges(
   let listening: pg.Client | undefined;
   let ownPid = 0;
   let stopped = false;
+  /** The next attempt to listen, while the connection is lost. */
   let timer: NodeJS.Timeout | undefined;
   const stopping = new AbortController();
   const barriers = new Barriers();
@@ -142,7 +143,7 @@ export function hearPostgresChanges(
   ): Promise<pg.QueryResult<R> | undefined> => {
     // lost() ends the connection, which fails the query still on it (pg destroys the socket of a client
     // ended with a query active), so that whoever waits on it goes on.
-    const timer = setTimeout(() => client === connection && lost(), ROUND_TRIP_TIMEOUT_MS);
+    const overdue = setTimeout(() => client === connection && lost(), ROUND_TRIP_TIMEOUT_MS);
     let sent = performance.now();
     try {
       const sending = () => {
@@ -153,7 +154,7 @@ export function hearPostgresChanges(
       else if (!result && client === connection) lost();
       return result;
     } finally {
-      clearTimeout(timer);
+      clearTimeout(overdue);
     }
   };
 
