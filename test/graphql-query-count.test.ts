@@ -131,3 +131,19 @@ describe("SQL statements per GraphQL list", () => {
     expect(page).toBe(one);
   });
 });
+
+describe("SQL statements per write", () => {
+  it("an update reads neither its collection nor its blueprint while they are kept, as a create", async () => {
+    const client = api(server, account);
+    const counted = async (title: string) => {
+      const response = await client.patch("/collections/posts/entries/post-1", { title });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.title).toBe(title);
+      return Number(response.headers.get("x-query-count"));
+    };
+    await counted("Warm");
+    // The stored entry and its references (2), the update in its transaction (2), the answer and the
+    // entries it references (2): no Collection or Blueprint read, as none in a create.
+    expect(await counted("Counted")).toBe(6);
+  });
+});

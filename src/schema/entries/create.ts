@@ -5,7 +5,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { type AccountScope, accountScope } from "../access.ts";
 import { accountArg, idArg } from "../args.ts";
 import { builder } from "../builder.ts";
-import { findCollection } from "../collections/find.ts";
+import { findWriteTarget } from "../collections/write-target.ts";
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { requireHandleStyle } from "../handles.ts";
@@ -15,22 +15,6 @@ import { EntryCreatePayload } from "./payload.ts";
 import { chooseBlueprint, prepareEntry } from "./prepare.ts";
 import { insertEntry } from "./save.ts";
 import { applyEntryUpdate } from "./update.ts";
-
-/** The collection with its blueprints, kept until either table changes (entries come far more often). */
-function findCreateTarget(ctx: Context, scope: AccountScope, collectionId: string) {
-  return ctx.keep(
-    `create target\u0000${scope.accountId}\u0000${collectionId}`,
-    () =>
-      findCollection(ctx, scope, collectionId, {
-        blueprints: {
-          where: scope,
-          orderBy: { id: "asc" },
-          select: { id: true, handle: true, fields: true },
-        },
-      }),
-    { size: (found) => JSON.stringify(found).length * 2, tables: ["Collection", "Blueprint"] },
-  );
-}
 
 async function handleTaken(ctx: Context, scope: AccountScope, collectionId: string, handle: string) {
   const found = await ctx.db.entry.findFirst({
@@ -51,10 +35,11 @@ builder.mutationField("entryCreate", (t) =>
     resolve: async (_root, args, ctx, info) => {
       const scope = await accountScope(ctx, args.account_id, "write");
       const { blueprint_handle: blueprintHandle, ...input } = args.input;
-      const { blueprints, ...collection } = await findCreateTarget(ctx, scope, args.collection_id);
+      const target = await findWriteTarget(ctx, scope, args.collection_id);
+      const { blueprints, ...collection } = target;
       const query = queryFromInfo({ context: ctx, info, path: ["entry"] });
       const update = async () => {
-        const id = await applyEntryUpdate(ctx, scope, collection, { handle: input.handle }, input);
+        const id = await applyEntryUpdate(ctx, scope, target, { handle: input.handle }, input);
         return { created: false, entry: await ctx.db.entry.findUniqueOrThrow({ ...query, where: { id } }) };
       };
       // Most creates are new handles: whether the handle is taken is asked only when the create cannot

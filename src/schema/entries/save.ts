@@ -52,7 +52,6 @@ export const storedEntrySelect = {
   data: true,
   version: true,
   blueprintId: true,
-  blueprint: { select: { fields: true } },
   references: { select: { field: true, toId: true } },
 } as const;
 
