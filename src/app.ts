@@ -19,7 +19,7 @@ import { errorResponse, json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
 import { ENVELOPE } from "./rest/upload.ts";
 import { createContext, publicSchema, schema } from "./schema/index.ts";
-import { ReadCache } from "./schema/read-cache.ts";
+import { ReadCache, readBudgets } from "./schema/read-cache.ts";
 import type { Storage } from "./storage/storage.ts";
 import type { Dispatcher } from "./webhooks/dispatcher.ts";
 
@@ -112,21 +112,6 @@ export function createApp(
     );
     return withTimeout(config.requestTimeoutMs, deadline, answered);
   });
-}
-
-/**
- * What the server keeps of its answers and of the lookups behind them, in bytes; undefined when it keeps
- * nothing (no read cache: on PostgreSQL, no other process's write then waits for this one).
- */
-export function readBudgets(
-  config: Pick<Config, "readCacheBytes" | "lookupCacheBytes">,
-): { answerBytes: number; lookupBytes: number } | undefined {
-  // Counting each request's SQL statements (tests of batching) needs every operation to run: no answer is
-  // kept. Lookups are, as configured: what a request costs with them is what is counted (a test that
-  // counts them too sets LOOKUP_CACHE_MB=0).
-  const answerBytes = queryCountingEnabled() ? 0 : config.readCacheBytes;
-  const lookupBytes = config.lookupCacheBytes;
-  return answerBytes > 0 || lookupBytes > 0 ? { answerBytes, lookupBytes } : undefined;
 }
 
 const HOST_INVALID = { path: "host", message: "is not a valid host" };

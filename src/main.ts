@@ -1,7 +1,7 @@
 // `npm start`: apply pending migrations, then serve HTTP until SIGTERM/SIGINT, letting in-flight
 // requests finish.
 import { createServer } from "node:http";
-import { createApp, readBudgets } from "./app.ts";
+import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
@@ -13,6 +13,7 @@ import { createRateLimiter } from "./rate-limit/index.ts";
 import { withRequestLog } from "./request-log.ts";
 import { startOrphanSweep } from "./schema/assets/orphan-sweep.ts";
 import { previewSigningKey } from "./schema/previews/signing-key.ts";
+import { readBudgets } from "./schema/read-cache.ts";
 import { recordsRevisions } from "./schema/revisions/record.ts";
 import { startTrashSweep } from "./schema/trash/sweep.ts";
 import { exitOnSetupError, readSettings, writableDirectory } from "./setup-errors.ts";

@@ -2,7 +2,7 @@
 // (its token's, its Host's), in some tables only where the value was read from those (a token, a
 // collection), so one tenant's writes end none of another tenant's kept answers, and a stream of new
 // entries ends no kept lookup of collections. What changed since a read began is told by changes.ts,
-// here or in another process, and by schedule.ts of the accounts whose entries came due by the clock.
+// here or in another process, and by schedule.ts of the accounts whose entries came due.
 // Content is read far more often than written, and a read through the schema costs several database
 // round trips; a kept result costs a map lookup.
 // Bounded by an estimate of its size in bytes (keys included: they hold what the client sent), least
@@ -12,7 +12,9 @@
 // schema (Directus' CACHE_SCHEMA beside CACHE_ENABLED): they outlive a stream of content writes, so with the
 // answers off every read still finds them, and each budget turns off on its own.
 import { LRUCache } from "lru-cache";
+import type { Config } from "../config.ts";
 import type { Generation } from "../db/generation.ts";
+import { queryCountingEnabled } from "../db/query-count.ts";
 
 const MAX_KEY_LENGTH = 2048;
 
@@ -72,6 +74,21 @@ export class ReadCache {
     if (!kept || key.length > MAX_KEY_LENGTH || size > kept.maxSize / 16) return;
     kept.set(key, { ...scope, value: deepFreeze(value) }, { size });
   }
+}
+
+/**
+ * What a server keeps of its answers and of its lookups, from its settings; undefined when it keeps
+ * nothing (no read cache: on PostgreSQL, no other process's write then waits for it).
+ */
+export function readBudgets(
+  config: Pick<Config, "readCacheBytes" | "lookupCacheBytes">,
+): ReadCacheBudgets | undefined {
+  // Counting each request's SQL statements (tests of batching) needs every operation to run: no answer is
+  // kept. Lookups are, as configured: what a request costs with them is what is counted (a test that
+  // counts them too sets LOOKUP_CACHE_MB=0).
+  const answerBytes = queryCountingEnabled() ? 0 : config.readCacheBytes;
+  const lookupBytes = config.lookupCacheBytes;
+  return answerBytes > 0 || lookupBytes > 0 ? { answerBytes, lookupBytes } : undefined;
 }
 
 function budget(bytes: number): LRUCache<string, Kept> | undefined {
