@@ -1,8 +1,27 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Files that use no database of the run's kind (units, the build, SQLite's own adapter whatever the run's
+ * kind): the PostgreSQL pass (TEST_DATABASE=postgres) would only run them a second time, unchanged.
+ */
+const databaseFree = [
+  "build",
+  "config",
+  "dependencies",
+  "held-relations",
+  "import-fast-parse",
+  "plan-cache",
+  "sqlite-limit",
+  "sqlite-statements",
+  "sqlite-transactions",
+  "storage-list",
+  "template-cache",
+].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE === "postgres" ? databaseFree : [])],
     // Servers and CLI calls start from a build made once per run (test/helpers/build.ts).
     globalSetup: ["test/helpers/build.ts"],
     // Each file starts its own server and database; two at a time suit a 2-core machine.
