@@ -41,8 +41,8 @@ export async function readLimitedText(request: Request, limit: number): Promise<
   }
   let bytes: ArrayBuffer | Uint8Array;
   if (request.headers.has("content-length")) {
-    // A declared length is all the body there can be (Node's parser ends the body there), so it is read
-    // whole: counting it chunk by chunk through a web stream cost a JSON request more than its parse.
+    // A declared length is all the body there can be (Node's parser ends the body there), so it is read in
+    // one call rather than counted chunk by chunk through the adapter's web stream (docs/performance.md).
     try {
       bytes = await request.arrayBuffer();
     } catch {
