@@ -34,25 +34,32 @@ export function bodyIncomplete(): ApiError {
  * U+FFFD replacement characters the client never sent.
  */
 export async function readLimitedText(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > limit) {
+  const declared = request.headers.get("content-length");
+  if (Number(declared) > limit) {
     if (request.body) void discardRest(request.body.getReader(), DISCARD_FACTOR * limit);
     throw bodyTooLarge(limit);
   }
-  let bytes: ArrayBuffer | Uint8Array;
-  if (request.headers.has("content-length")) {
-    // A declared length is all the body there can be (Node's parser ends the body there), so it is read in
-    // one call rather than counted chunk by chunk through the adapter's web stream (docs/performance.md).
-    try {
-      bytes = await request.arrayBuffer();
-    } catch {
-      throw bodyIncomplete();
-    }
-  } else bytes = Buffer.concat(await chunksWithin(request, limit));
+  const bytes =
+    declared === null ? Buffer.concat(await chunksWithin(request, limit)) : await wholeBody(request);
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw notUtf8();
+  }
+}
+
+/** Strict: stateless between calls, since none decodes in `stream` mode. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A body of declared length, in one call: that length is all the body there can be (Node's parser ends the
+ * body there), so it need not be counted chunk by chunk through the adapter's web stream (docs/performance.md).
+ */
+async function wholeBody(request: Request): Promise<ArrayBuffer> {
+  try {
+    return await request.arrayBuffer();
+  } catch {
+    throw bodyIncomplete();
   }
 }
 
