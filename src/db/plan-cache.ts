@@ -9,8 +9,10 @@
 // Plans are frozen and copied on every use, so nothing the executor does to one leaks into another.
 // A shape is learnt on its second request: one seen once costs no extra compile.
 //
-// Why a private module: Prisma 6 has no public hook or option for caching compiled plans; the compile
-// method of its query-compiler runtime is the only place a plan can be kept. Why not Prisma 7.10, which
+// Why a private module: Prisma 6 has no public hook or option for caching compiled plans; its public
+// extension points (`$extends` query components, driver adapters) run before the compile or after it, on
+// SQL already made, so neither can skip it. The compile method of its query-compiler runtime is the only
+// place a plan can be kept. Why not Prisma 7.10, which
 // keeps plans itself (issue #20, item 4): it was tried whole (branch prisma-7, 2026-11-26). Offline it
 // works: `generate` only needs PRISMA_SCHEMA_ENGINE_BINARY to name any executable file (it never runs the
 // engine it checks for), and migrations can still be diffed by the Prisma 6 CLI kept beside it. But in the
