@@ -1,8 +1,9 @@
-// Declared dependencies only (issue #20): every package that src/, bench/, scripts/ and test/ import is
+// Declared dependencies only: every package that src/, bench/, scripts/ and test/ import is
 // in package.json, so a clean `npm ci` has it, rather than arriving by chance as another package's own.
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
+import semver from "semver";
 import ts from "typescript";
 import { expect, it } from "vitest";
 
@@ -41,4 +42,17 @@ it("imports no package that package.json does not declare", () => {
     }
   }
   expect(undeclared).toEqual([]);
+});
+
+// The Node versions package.json claims are the ones the installed packages accept: the lowest claimed
+// version satisfies every locked package's own `engines.node`, and the Node running this test is claimed.
+it("claims only Node versions that every installed package supports", () => {
+  const claimed: string = manifest.engines.node;
+  const lowest = semver.minVersion(claimed)?.version ?? claimed;
+  const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8"));
+  const refusing = Object.entries(lock.packages as Record<string, { engines?: { node?: string } }>)
+    .filter(([path, entry]) => path && entry.engines?.node && !semver.satisfies(lowest, entry.engines.node))
+    .map(([path, entry]) => `${path} wants node ${entry.engines?.node}`);
+  expect(refusing).toEqual([]);
+  expect(semver.satisfies(process.versions.node, claimed)).toBe(true);
 });
