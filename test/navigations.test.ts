@@ -361,7 +361,7 @@ describe("items: create and read", () => {
     ]);
   });
 
-  it("links an entry: url null, entity {type, id, handle, title, url} with the entry's content path", async () => {
+  it("links an entry: url null, the entry's handles, entity {type, id, handle, title, url} with its content path", async () => {
     await createNavigation("linked");
     const about = (await client.get("/collections/pages/entries/about")).body;
     const created = await client.post("/navigations/linked/items", {
@@ -373,6 +373,8 @@ describe("items: create and read", () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual(
       itemShape("About", {
+        collection_handle: "pages",
+        entry_handle: "about",
         entity: {
           type: "CollectionEntry",
           id: about.id,
@@ -397,12 +399,15 @@ describe("items: create and read", () => {
       entry_handle: about.id,
     });
     expect(byIds.entity.id).toBe(about.id);
-    // The embedded tree has neither parent_id nor entity; a linked item's url is null there too.
+    // The embedded tree has neither parent_id nor entity; a linked item's url is null there too, and it
+    // names its entry as writes do.
     const tree = await client.get("/navigations/linked");
     expect(tree.body.items[0]).toEqual({
       id: created.body.id,
       title: "About",
       url: null,
+      collection_handle: "pages",
+      entry_handle: "about",
       priority: 0,
       created_at: created.body.created_at,
       updated_at: created.body.updated_at,
@@ -454,6 +459,7 @@ describe("items: create and read", () => {
     });
     const read = await client.get(`/navigations/${navigation.id}`);
     expect(read.status).toBe(200);
+    // A linked item names its entry as writes do (so the tree can be written back), never its entity.
     const node = (item: any, extra: Record<string, unknown> = {}) => ({
       id: item.id,
       title: item.title,
@@ -470,7 +476,7 @@ describe("items: create and read", () => {
         node(products, {
           children: [node(hardware), node(software, { children: [node(editor)] })],
         }),
-        node(contact),
+        node(contact, { collection_handle: "pages", entry_handle: "contact" }),
       ],
     });
     expect(contact.url).toBeNull();
@@ -501,6 +507,8 @@ describe("items: create and read", () => {
                 created_at: mid.created_at,
                 updated_at: mid.updated_at,
               }),
+              collection_handle: "posts",
+              entry_handle: "hello",
               entity: {
                 type: "CollectionEntry",
                 id: expect.stringMatching(/^cnety_/),
@@ -914,6 +922,7 @@ describe("items: linked entries", () => {
     const after = await client.get(`/navigations/follow/items/${item.id}`);
     expect(after.body).toEqual({
       ...item,
+      entry_handle: "our-team",
       entity: {
         type: "CollectionEntry",
         id: entry.body.id,
@@ -946,8 +955,15 @@ describe("items: linked entries", () => {
     expect((await client.delete(`/collections/posts/entries/${entry.body.id}`)).status).toBe(204);
     const after = await client.get(`/navigations/gone/items/${item.id}`);
     expect(after.status).toBe(200);
-    expect(after.body).toEqual({ ...item, entity: undefined, updated_at: expect.stringMatching(ISO) });
+    expect(after.body).toEqual({
+      ...item,
+      collection_handle: undefined,
+      entry_handle: undefined,
+      entity: undefined,
+      updated_at: expect.stringMatching(ISO),
+    });
     expect(after.body).not.toHaveProperty("entity");
+    expect(after.body).not.toHaveProperty("entry_handle");
   });
 
   it("does not link entries of another account", async () => {

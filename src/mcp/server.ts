@@ -15,9 +15,10 @@ import type { Tool } from "./tool.ts";
 export const serverInfo = { name: "headless-cms", version: "0.1.0" };
 
 const instructions =
-  "Tools to manage this CMS account's site: content (entries_*), structure (collections_*, blueprints_*, " +
-  "templates_*), files (assets_*), site settings (globals_*, navigations_*, forms_*) and review " +
-  "(templates_validate, site_preview). Records are named by handle; new handles must be snake_case. " +
+  "Tools to manage this CMS account's site (accounts_list names it): content (entries_*), structure " +
+  "(collections_*, blueprints_*, templates_*), files (assets_*), site settings (globals_*, navigations_*, " +
+  "navigation_items_*, forms_*) and review (templates_validate, theme_validate, site_preview, " +
+  "preview_render_path). Records are named by handle; new handles must be snake_case. " +
   "A failed call answers {error, status, details: [{path, message}]}: mend the named arguments and retry.";
 
 export function createMcpServer(tools: readonly Tool[], session: ToolSession): Server {

@@ -3,7 +3,9 @@
 // described in one line that tells an assistant when to use it.
 import type { GraphQLSchema } from "graphql";
 import { fieldTool } from "./field-tool.ts";
+import { navigationItemSaveTool } from "./navigation-item-save.ts";
 import { navigationSaveTool } from "./navigation-save.ts";
+import { previewRenderPathTool } from "./preview-render-path.ts";
 import { saveTool } from "./save-tool.ts";
 import { sitePreviewTool } from "./site-preview.ts";
 import { creates, deletes, readOnly, saves, type Tool } from "./tool.ts";
@@ -19,6 +21,12 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
   const field = (spec: Parameters<typeof fieldTool>[1]) => fieldTool(schema, spec);
   const save = (spec: Parameters<typeof saveTool>[1]) => saveTool(schema, spec);
   return [
+    field({
+      name: "accounts_list",
+      description: "List the accounts this token may use (its own: name, domain, read or write).",
+      field: "Query.tokenAccounts",
+    }),
+
     field({
       name: "entries_list",
       description: "List a collection's entries (drafts included), newest first, a page at a time.",
@@ -102,6 +110,15 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       described: byHandle("collection"),
       annotations: saves,
     }),
+    field({
+      name: "collections_delete",
+      description: "Delete a collection by handle, with all of its entries.",
+      field: "Mutation.collectionDelete",
+      names: { handle: "id" },
+      described: byHandle("collection"),
+      annotations: deletes,
+      shape: "deleted",
+    }),
 
     field({
       name: "blueprints_list",
@@ -123,6 +140,15 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       update: "Mutation.blueprintUpdate",
       create: "Mutation.blueprintCreate",
       noun: "blueprint",
+    }),
+    field({
+      name: "blueprints_delete",
+      description: "Delete a blueprint by handle (refused while entries, forms or a global use it).",
+      field: "Mutation.blueprintDelete",
+      names: { handle: "id" },
+      described: byHandle("blueprint"),
+      annotations: deletes,
+      shape: "deleted",
     }),
 
     field({
@@ -160,6 +186,13 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       description: "Check Liquid source without saving it: every syntax error with its line.",
       field: "Query.templateValidate",
     }),
+    field({
+      name: "theme_validate",
+      description:
+        "Check the whole site: missing templates, orphaned entries, missing published_at under date routing, index pages half set up, duplicate content paths.",
+      field: "Query.themeValidate",
+    }),
+    previewRenderPathTool(schema),
 
     field({
       name: "assets_list",
@@ -216,6 +249,15 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       noun: "global",
       shape: "values",
     }),
+    field({
+      name: "globals_delete",
+      description: "Delete a global set by handle (into the trash).",
+      field: "Mutation.globalDelete",
+      names: { handle: "id" },
+      described: byHandle("global"),
+      annotations: deletes,
+      shape: "deleted",
+    }),
 
     field({ name: "navigations_list", description: "List the site's menus.", field: "Query.navigations" }),
     field({
@@ -226,6 +268,24 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       described: byHandle("navigation"),
     }),
     navigationSaveTool(schema),
+    field({
+      name: "navigations_delete",
+      description: "Delete a menu by handle, with its items (into the trash).",
+      field: "Mutation.navigationDelete",
+      names: { handle: "id" },
+      described: byHandle("navigation"),
+      annotations: deletes,
+      shape: "deleted",
+    }),
+    field({
+      name: "navigation_items_list",
+      description:
+        "List a menu's items with their links: top-level items with `children`, or every item flat (`all`).",
+      field: "Query.navigationItems",
+      names: { navigation: "navigation_id" },
+      described: { navigation: "The menu's handle (or its nav_ ID)." },
+    }),
+    navigationItemSaveTool(schema),
 
     field({ name: "forms_list", description: "List the site's forms.", field: "Query.forms" }),
     field({
@@ -251,6 +311,15 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       names: { handle: "id" },
       described: byHandle("form"),
       annotations: saves,
+    }),
+    field({
+      name: "forms_delete",
+      description: "Delete a form by handle (into the trash; its submissions stay).",
+      field: "Mutation.formDelete",
+      names: { handle: "id" },
+      described: byHandle("form"),
+      annotations: deletes,
+      shape: "deleted",
     }),
 
     field({

@@ -117,6 +117,11 @@ const navigationSchemas: Record<string, JsonSchema> = {
       id: { type: "string", description: "`ni_` prefix ID." },
       title: { type: "string" },
       url: { type: ["string", "null"], description: "Null on linked items: the page URL is `entity.url`." },
+      collection_handle: {
+        type: "string",
+        description: "On linked items: the entry's collection, as writes name the link.",
+      },
+      entry_handle: { type: "string", description: "On linked items: the entry's handle." },
       priority: { type: "integer" },
       parent_id: { type: ["string", "null"], description: "Null for top-level items." },
       entity: ref("NavigationItemEntity"),
@@ -129,11 +134,17 @@ const navigationSchemas: Record<string, JsonSchema> = {
   },
   NavigationTreeItem: {
     type: "object",
-    description: "An item of the tree embedded in the single-navigation GET.",
+    description:
+      "An item of the tree embedded in the single-navigation GET; `collection_handle` and `entry_handle` only on items linked to an entry.",
     properties: {
       id: { type: "string" },
       title: { type: "string" },
-      url: { type: ["string", "null"] },
+      url: { type: ["string", "null"], description: "Null on linked items." },
+      collection_handle: {
+        type: "string",
+        description: "On linked items: the entry's collection, as writes name the link.",
+      },
+      entry_handle: { type: "string", description: "On linked items: the entry's handle." },
       priority: { type: "integer" },
       created_at: { type: "string", format: "date-time" },
       updated_at: { type: "string", format: "date-time" },

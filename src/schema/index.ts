@@ -17,6 +17,7 @@ import "./entries/routing-override.ts";
 import "./templates/queries.ts";
 import "./templates/mutations.ts";
 import "./templates/validate.ts";
+import "./templates/theme-validate.ts";
 import "./navigations/index.ts";
 import "./navigation-items/index.ts";
 import "./forms/index.ts";
@@ -30,6 +31,7 @@ import "./previews/index.ts";
 import "./webhooks/index.ts";
 import "./content/index.ts";
 import "./import/mutation.ts";
+import "./accounts/token-accounts.ts";
 
 /**
  * Everything, for in-process use (the site renderer executes `site`, `sitePreview` and `sitePreviewLink`

@@ -24,7 +24,7 @@ export const urlSchema = z
   .max(2048, "must be at most 2048 characters")
   .transform((value) => value || null);
 export const referenceSchema = z.string().max(200, "must be at most 200 characters");
-const priority = z
+export const prioritySchema = z
   .number()
   .int()
   .min(-PRIORITY_LIMIT, `must be at least -${PRIORITY_LIMIT}`)
@@ -46,7 +46,7 @@ const itemFields = (t: Fields) => ({
     description: "With `collection_handle`: the entry (handle or `cnety_` ID).",
   }),
   priority: t.int({
-    validate: priority,
+    validate: prioritySchema,
     description: "Order among siblings, ascending. When omitted on create: after the existing siblings.",
   }),
   parent_id: t.string({
@@ -73,24 +73,43 @@ export const TREE_TOO_DEEP = `must not nest deeper than ${TREE_DEPTH_LIMIT} leve
 export const TREE_TOO_LARGE = `must hold at most ${TREE_ITEMS_LIMIT} items, children included`;
 
 export interface TreeItemInput {
+  id?: string | null;
   title: string;
   url?: string | null;
   collection_handle?: string | null;
   entry_handle?: string | null;
+  priority?: number | null;
+  created_at?: string | null;
+  updated_at?: string | null;
   children?: TreeItemInput[] | null;
 }
+
+/** Said of `created_at` and `updated_at`, which a tree read carries and a write may carry back. */
+const readOnlyTimestamp =
+  "Read-only: taken (and ignored) so that a tree read from the navigation can be written back as it is.";
 
 // No `validate` here: the replace checks every item itself with the schemas above, so that field problems,
 // unknown links and the limits come back together in one 422 (tree-plan.ts).
 export const NavigationTreeItemInput = builder.inputRef<TreeItemInput>("NavigationTreeItemInput").implement({
   description: "An item with its children; its place in the array is its order among its siblings.",
   fields: (t) => ({
+    id: t.string({
+      description:
+        "`ni_` ID of an item of this navigation to keep (moved, changed or as it is); without it, a new item.",
+    }),
     title: t.string({ required: true, description: "1 to 200 characters." }),
     url: t.string({ description: "Explicit URL or path, for links not pointing to an entry." }),
     collection_handle: t.string({
       description: "With `entry_handle`: link to that entry (collection handle or `clctn_` ID).",
     }),
     entry_handle: t.string({ description: "With `collection_handle`: the entry (handle or `cnety_` ID)." }),
+    priority: t.int({
+      description:
+        "Kept while it keeps the item after its previous sibling in the array; otherwise (or when omitted) " +
+        "the item gets the previous sibling's priority plus one (0 for a first item).",
+    }),
+    created_at: t.string({ description: readOnlyTimestamp }),
+    updated_at: t.string({ description: readOnlyTimestamp }),
     children: t.field({
       type: [NavigationTreeItemInput],
       description: `Items below this one, in order; at most ${TREE_DEPTH_LIMIT} levels in all.`,

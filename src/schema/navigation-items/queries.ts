@@ -6,7 +6,7 @@ import { builder } from "../builder.ts";
 import { findNavigation } from "../navigations/find.ts";
 import { type ListShape, listPage, PaginationRef, pageSchema } from "../pagination.ts";
 import { itemIdArg } from "./inputs.ts";
-import { readItem, readItems, readLinkedEntries } from "./read.ts";
+import { readItem, readItems, readLinkedEntryHandles } from "./read.ts";
 import { forestOf, type ItemJson, type ItemRow, listedItem, outline, subtreeIds } from "./tree.ts";
 
 const NavigationItemList = builder.objectRef<ListShape<ItemJson>>("NavigationItemList").implement({
@@ -14,7 +14,8 @@ const NavigationItemList = builder.objectRef<ListShape<ItemJson>>("NavigationIte
     data: t.field({
       type: ["JSON"],
       description:
-        "Items `{id, title, url, priority, parent_id, entity?, created_at, updated_at, children?}`; `entity` " +
+        "Items `{id, title, url, collection_handle?, entry_handle?, priority, parent_id, entity?, " +
+        "created_at, updated_at, children?}`; `collection_handle`, `entry_handle` and `entity` " +
         "`{type, id, handle, title, url}` only on items linked to an entry, `children` only on items that " +
         "have children (and never in the flat list).",
       resolve: (list) => list.data,
@@ -47,7 +48,7 @@ builder.queryField("navigationItems", (t) =>
           const ids = new Set(page.flatMap((row) => [...subtreeIds(forest, row.id)]));
           shown = rows.filter((row) => ids.has(row.id));
         }
-        const entries = await readLinkedEntries(ctx.db, scope, shown);
+        const entries = await readLinkedEntryHandles(ctx.db, scope, shown);
         return page.map((row) => listedItem(row, { entries, ...(!flat && { forest }) }));
       });
     },

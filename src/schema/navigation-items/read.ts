@@ -98,12 +98,37 @@ export async function readLinkedEntries(
   rows: Iterable<ItemRow>,
   only: Prisma.EntryWhereInput = {},
 ): Promise<Map<string, LinkedEntry>> {
+  return linkedEntries(db, scope, rows, only, false);
+}
+
+/** The entries these items link to, by ID, with their collections' handles: the editor's reading. */
+export function readLinkedEntryHandles(
+  db: Reader,
+  scope: AccountScope,
+  rows: Iterable<ItemRow>,
+): Promise<Map<string, LinkedEntry>> {
+  return linkedEntries(db, scope, rows, {}, true);
+}
+
+async function linkedEntries(
+  db: Reader,
+  scope: AccountScope,
+  rows: Iterable<ItemRow>,
+  only: Prisma.EntryWhereInput,
+  collections: boolean,
+): Promise<Map<string, LinkedEntry>> {
   const ids = new Set<string>();
   for (const row of rows) if (row.entryId) ids.add(row.entryId);
   if (ids.size === 0) return new Map();
   const entries = await db.entry.findMany({
     where: { ...scope, ...only, id: { in: [...ids] } },
-    select: { id: true, handle: true, title: true, contentPath: true },
+    select: {
+      id: true,
+      handle: true,
+      title: true,
+      contentPath: true,
+      ...(collections && { collection: { select: { handle: true } } }),
+    },
   });
   return new Map(entries.map((entry) => [entry.id, entry]));
 }
@@ -120,7 +145,7 @@ export async function readItem(
   if (!row) throw ApiError.notFound("Navigation item");
   const forest = forestOf(rows);
   const subtree = subtreeIds(forest, id);
-  const entries = await readLinkedEntries(
+  const entries = await readLinkedEntryHandles(
     db,
     scope,
     rows.filter((candidate) => subtree.has(candidate.id)),

@@ -5,6 +5,7 @@
 // first takes the navigation's row (see lockNavigation), so they apply one after another per navigation.
 import type { Db } from "../../db/client.ts";
 import type { AccountScope } from "../access.ts";
+import { compareAndSet } from "../compare-and-set.ts";
 import { ApiError, type Problems } from "../errors.ts";
 import { idOrHandle } from "../handles.ts";
 import { prefixes } from "../ids.ts";
@@ -27,6 +28,26 @@ export async function lockNavigation(tx: Tx, scope: AccountScope, navigationId: 
     data: { updatedAt: new Date() },
   });
   if (count === 0) throw ApiError.notFound("Navigation");
+}
+
+/**
+ * Serializes writers of one navigation's tree as lockNavigation does, leaving `updated_at` as it is (a
+ * write that turns out to change nothing changes nothing): the row is written with the `updated_at` just
+ * read, and read again when another writer changed it in between. 404 when the navigation is gone.
+ */
+export async function holdNavigation(tx: Tx, scope: AccountScope, navigationId: string): Promise<void> {
+  await compareAndSet("navigation", async () => {
+    const row = await tx.navigation.findFirst({
+      where: { ...scope, id: navigationId },
+      select: { updatedAt: true },
+    });
+    if (!row) throw ApiError.notFound("Navigation");
+    const { count } = await tx.navigation.updateMany({
+      where: { ...scope, id: navigationId, updatedAt: row.updatedAt },
+      data: { updatedAt: row.updatedAt },
+    });
+    return count === 1 ? true : undefined;
+  });
 }
 
 /** The entry a collection (handle or ID) and entry (handle or ID) pair names, if any. */

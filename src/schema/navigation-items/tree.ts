@@ -6,6 +6,8 @@
 // - from the /items endpoints: the same plus parent_id and, for items linked to an entry, entity.
 // `children` is there only when the item has children, and `entity` only when it is linked, which is
 // why items are JSON values rather than GraphQL objects (whose every field would always be present).
+// A linked item also names its entry as writes name it, `collection_handle` + `entry_handle`, in both
+// shapes: its `url` is null, so without them a tree read and written back would lose every link.
 
 export interface ItemRow {
   id: string;
@@ -23,6 +25,20 @@ export interface LinkedEntry {
   handle: string;
   title: string;
   contentPath: string;
+  /** Read where the item is answered to an editor (the API), not for a site's menus. */
+  collection?: { handle: string };
+}
+
+/** A linked item's entry as the single-navigation GET reads it along with the item. */
+export interface EntryHandles {
+  handle: string;
+  collection: { handle: string };
+}
+
+/** The keys that name a linked item's entry as writes take them; none for an unlinked one. */
+function linkKeys(entry: { handle: string; collection?: { handle: string } } | null | undefined) {
+  if (!entry?.collection) return {};
+  return { collection_handle: entry.collection.handle, entry_handle: entry.handle };
 }
 
 export type ItemJson = Record<string, unknown>;
@@ -67,12 +83,16 @@ export function outline(forest: Forest): ItemRow[] {
   return ordered;
 }
 
-function embeddedItem(row: ItemRow, forest: Forest): ItemJson {
+/** An item row with the entry it links to, if any. */
+export type EmbeddedRow = ItemRow & { entry?: EntryHandles | null };
+
+function embeddedItem(row: EmbeddedRow, forest: Forest): ItemJson {
   const children = forest.get(row.id);
   return {
     id: row.id,
     title: row.title,
     url: row.entryId ? null : row.url,
+    ...linkKeys(row.entry),
     priority: row.priority,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -81,7 +101,7 @@ function embeddedItem(row: ItemRow, forest: Forest): ItemJson {
 }
 
 /** The `items` of the single-navigation GET. */
-export function embeddedTree(rows: readonly ItemRow[]): ItemJson[] {
+export function embeddedTree(rows: readonly EmbeddedRow[]): ItemJson[] {
   const forest = forestOf(rows);
   return (forest.get(null) ?? []).map((row) => embeddedItem(row, forest));
 }
@@ -101,6 +121,7 @@ export function listedItem(row: ItemRow, options: ListedOptions): ItemJson {
     id: row.id,
     title: row.title,
     url: row.entryId ? null : row.url,
+    ...linkKeys(entry),
     priority: row.priority,
     parent_id: row.parentId,
     ...(entry && {

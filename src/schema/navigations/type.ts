@@ -28,9 +28,14 @@ export const NavigationWithItemsRef = builder.prismaObject("Navigation", {
       type: "JSON",
       description:
         "The item tree: top-level items `{id, title, url, priority, created_at, updated_at}`, each with " +
-        "`children` when it has children; siblings by priority, then creation.",
-      // Every item of the navigation in the same read; the tree is assembled in memory.
-      select: { items: true },
+        "`children` when it has children; siblings by priority, then creation. An item linked to an " +
+        "entry has `url` null and names the entry as writes do, `collection_handle` + `entry_handle`, so " +
+        "the tree can be written back as it was read (navigationItemsReplace).",
+      // Every item of the navigation in the same read, each with its entry's handles; the tree is assembled
+      // in memory.
+      select: {
+        items: { include: { entry: { select: { handle: true, collection: { select: { handle: true } } } } } },
+      },
       resolve: (navigation) => embeddedTree(navigation.items),
     }),
   }),
