@@ -48,16 +48,18 @@ const probeHtml = [
       `{% query collection: "posts", order_by: "${by}", order_dir: "asc" %}[order-${by}:{% for p in query.entries %}{{ p.handle }},{% endfor %}:order-${by}]{% endquery %}`,
   ),
   '{% query collection: "posts", order_by: "rank", order_dir: "asc" %}[order-field:{% for p in query.entries %}{{ p.handle }},{% endfor %}:order-field]{% endquery %}',
-  ...[
-    ["in", "categories"],
-    ["in-one", '"news"'],
-    ["lt", "2"],
-    ["lte", "2"],
-    ["gt", "2"],
-    ["gte", "2"],
-    ["eq", ""],
-    ["nope", '"news"'],
-  ].map(
+  ...(
+    [
+      ["in", "categories"],
+      ["in-one", '"news"'],
+      ["lt", "2"],
+      ["lte", "2"],
+      ["gt", "2"],
+      ["gte", "2"],
+      ["eq", ""],
+      ["nope", '"news"'],
+    ] as [string, string][]
+  ).map(
     ([op, value]) =>
       `{% query collection: "posts", order_by: "handle", order_dir: "asc", filter: {fields: [{path: "${["in", "in-one", "eq", "nope"].includes(op) ? "category" : "rank"}", op: "${op === "in-one" ? "in" : op}"${value ? `, value: ${value}` : ""}}]} %}[op-${op}:{% for p in query.entries %}{{ p.handle }},{% endfor %}:op-${op}]{% endquery %}`,
   ),
