@@ -2,7 +2,8 @@
 // is written as a double-quoted escape, and so are the characters YAML 1.1 reads as line breaks or a byte
 // order mark (U+0085, U+2028, U+2029, U+FEFF), so that readers of either version read the same strings.
 // An export holding all of them is read by js-yaml (the export writes with `yaml`), by `yaml`, and by
-// Python's PyYAML when this machine has it; imported into a fresh account, it gives back the same strings.
+// Python's PyYAML when this machine has it; imported into a fresh account, it gives back the same strings
+// (the `site` global's `title` field among them).
 import { spawnSync } from "node:child_process";
 import { load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,8 +63,12 @@ async function buildSite(client: Api): Promise<void> {
     client.post("/globals", {
       name: line,
       handle: "site",
-      fields: [{ handle: "tagline", type: "text" }],
+      fields: [
+        { handle: "tagline", type: "text" },
+        { handle: "title", type: "text" },
+      ],
       tagline: lines,
+      title: line,
     }),
   );
   const menu = await expectCreated(client.post("/navigations", { title: line, handle: "main" }));
@@ -90,7 +95,7 @@ function expectSameStrings(site: any): void {
   expect(found.template.title).toBe(line);
   expect(found.template.html).toBe(lines);
   expect(found.global.name).toBe(line);
-  expect(found.global.values.tagline).toBe(lines);
+  expect(found.global.values).toEqual({ tagline: lines, title: line });
   expect(found.navigation.title).toBe(line);
   expect(found.navigation.items[0].title).toBe(line);
 }
@@ -146,6 +151,6 @@ describe("export.yaml with characters YAML forbids raw", () => {
     const template = await client.get("/templates/odd");
     expect([template.body.title, template.body.html]).toEqual([line, lines]);
     const global = await client.get("/globals/site");
-    expect([global.body.name, global.body.tagline]).toEqual([line, lines]);
+    expect([global.body.name, global.body.tagline, global.body.title]).toEqual([line, lines, line]);
   });
 });
