@@ -395,6 +395,16 @@ describe("field handles", () => {
         { path: "fields[1].handle", message: "is reserved for the global itself" },
       ]);
     }
+    // Reported with the field's other problems.
+    expect422(
+      await client.post("/globals", {
+        name: "Own",
+        handle: "own_keys",
+        fields: [{ handle: "name", type: "nope" }],
+      }),
+      "fields[0].handle",
+      "fields[0].type",
+    );
     expectError(await client.get("/globals/own_keys"), 404);
     await createGlobal({ name: "Own", handle: "own_keys" });
     for (const handle of own) {

@@ -90,39 +90,38 @@ export const fieldHandleSchema = z
   // `__proto__` and friends would be object internals, not values, in every consumer of the JSON.
   .refine((handle) => !handle.startsWith("__"), "must not start with '__'");
 
-const fieldSchema = z
-  .object({
-    handle: fieldHandleSchema,
-    display: z.string().max(200).nullish(),
-    type: typeSchema,
-    position: z.number().int().nullish(),
-    options: optionsSchema.nullish(),
-  })
-  .superRefine((field, ctx) => {
-    const rule = optionRules[field.type];
-    const result = rule?.safeParse(field.options ?? {});
-    for (const issue of result?.error?.issues ?? []) {
-      ctx.addIssue({ code: "custom", path: ["options", ...issue.path], message: issue.message });
-    }
-  });
+/** One field of a blueprint whose values sit next to `owner`'s own keys, named in `reserved`. */
+function fieldSchemaOf(reserved: ReadonlySet<string>, owner: "entry" | "global") {
+  return z
+    .object({
+      handle: fieldHandleSchema.refine(
+        (handle) => !reserved.has(handle),
+        `is reserved for the ${owner} itself`,
+      ),
+      display: z.string().max(200).nullish(),
+      type: typeSchema,
+      position: z.number().int().nullish(),
+      options: optionsSchema.nullish(),
+    })
+    .superRefine((field, ctx) => {
+      const rule = optionRules[field.type];
+      const result = rule?.safeParse(field.options ?? {});
+      for (const issue of result?.error?.issues ?? []) {
+        ctx.addIssue({ code: "custom", path: ["options", ...issue.path], message: issue.message });
+      }
+    });
+}
 
 /** A field list whose handles are unique and avoid the owner's own top-level keys. */
 function fieldList(reserved: ReadonlySet<string>, owner: "entry" | "global") {
   return z
-    .array(fieldSchema)
+    .array(fieldSchemaOf(reserved, owner))
     .max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`)
     .superRefine((fields, ctx) => {
       const seen = new Set<string>();
       fields.forEach((field, index) => {
         if (seen.has(field.handle))
           ctx.addIssue({ code: "custom", path: [index, "handle"], message: "is used twice" });
-        if (reserved.has(field.handle)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [index, "handle"],
-            message: `is reserved for the ${owner} itself`,
-          });
-        }
         seen.add(field.handle);
       });
     });
@@ -148,7 +147,7 @@ export const globalReservedHandles: ReadonlySet<string> = new Set([
 
 export const globalFieldsSchema = fieldList(globalReservedHandles, "global");
 
-export type FieldInput = z.output<typeof fieldSchema>;
+export type FieldInput = z.output<ReturnType<typeof fieldSchemaOf>>;
 
 export const BlueprintFieldInput = builder.inputType("BlueprintFieldInput", {
   fields: (t) => ({
