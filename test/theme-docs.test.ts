@@ -7,7 +7,7 @@ import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
-import { siteGet } from "./helpers/site.ts";
+import { siteGet, siteRequest } from "./helpers/site.ts";
 
 let server: TestServer;
 let account: TestAccount;
@@ -461,6 +461,21 @@ describe("tags", () => {
       /f1\|messages\|message\|name,email,message,topic,\|f1_email\|Email\|fields\[email\]\|text\|true\|you@example.com\|Be brief\|textarea\|sales\/support\|[^|]*\|[^|]*\|false\|0\|0\|false\|\|nil\|nil/,
     );
     expect(at("form-short")).toContain("form_contact");
+  });
+
+  it("a refused submission from a page of the site renders it again: form.errors and form.values, unescaped", async () => {
+    const failed = await siteRequest(server, "/cms/contact/submit", account.domain, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        referer: `http://${account.domain}/probe`,
+      },
+      body: new URLSearchParams({ "fields[name]": "", "fields[email]": "<b>x</b>" }).toString(),
+    });
+    expect(failed.status, failed.text).toBe(422);
+    const form = /\[form:(.*?):form\]/s.exec(failed.text)?.[1] ?? "";
+    expect(form).toMatch(/\|true\|1\|1\|true\|<b>x<\/b>\|nil\|nil<\/form>$/);
+    expect(await client.get("/collections/messages/entries")).toMatchObject({ body: { data: [] } });
   });
 
   it("a form the account lacks: an HTML comment naming it", async () => {
