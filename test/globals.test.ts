@@ -341,6 +341,95 @@ describe("create", () => {
   });
 });
 
+describe("field handles", () => {
+  /** An entry's own keys: a global has none of them, so its fields may take every one. */
+  const entryKeys = ["title", "published", "published_at", "position", "content_path", "template_handle"];
+
+  it("may be an entry's own keys (`title` of the `site` global): stored, answered and updated", async () => {
+    const created = await client.post("/globals", {
+      name: "Site",
+      handle: "site",
+      fields: entryKeys.map((handle) => ({ handle, type: "text" })),
+      ...Object.fromEntries(entryKeys.map((handle) => [handle, `${handle} value`])),
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.name).toBe("Site");
+    expect(created.body.blueprint.fields.map((f: { handle: string }) => f.handle)).toEqual(entryKeys);
+    for (const handle of entryKeys) expect(created.body[handle]).toBe(`${handle} value`);
+    expect((await client.get("/globals/site")).body).toEqual(created.body);
+
+    const updated = await client.put("/globals/site", { title: "Acme", position: null });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({ name: "Site", title: "Acme", published: "published value" });
+    expect(updated.body).not.toHaveProperty("position");
+
+    const graphql = await client.raw("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: 'query ($a: ID!) { global(account_id: $a, id: "site") { name values } }',
+        variables: { a: client.account.account_id },
+      }),
+    });
+    expect(graphql.body.errors, graphql.text).toBeUndefined();
+    expect(graphql.body.data.global.name).toBe("Site");
+    expect(graphql.body.data.global.values).toMatchObject({
+      title: "Acme",
+      content_path: "content_path value",
+    });
+  });
+
+  it("may not be the global's own keys (422 on that field's handle), on create and on update", async () => {
+    const own = ["id", "handle", "name", "blueprint", "fields", "created_at", "updated_at"];
+    for (const handle of own) {
+      const created = await client.post("/globals", {
+        name: "Own",
+        handle: "own_keys",
+        fields: [
+          { handle: "ok", type: "text" },
+          { handle, type: "text" },
+        ],
+      });
+      expect(created.status, `${handle}: ${created.text}`).toBe(422);
+      expect(created.body.details).toEqual([
+        { path: "fields[1].handle", message: "is reserved for the global itself" },
+      ]);
+    }
+    // Reported with the field's other problems.
+    expect422(
+      await client.post("/globals", {
+        name: "Own",
+        handle: "own_keys",
+        fields: [{ handle: "name", type: "nope" }],
+      }),
+      "fields[0].handle",
+      "fields[0].type",
+    );
+    expectError(await client.get("/globals/own_keys"), 404);
+    await createGlobal({ name: "Own", handle: "own_keys" });
+    for (const handle of own) {
+      const updated = await client.put("/globals/own_keys", { fields: [{ handle, type: "text" }] });
+      expect(updated.status, `${handle}: ${updated.text}`).toBe(422);
+      expect(updated.body.details).toEqual([
+        { path: "fields[0].handle", message: "is reserved for the global itself" },
+      ]);
+    }
+    expect((await client.get("/globals/own_keys")).body.blueprint.fields).toEqual([]);
+  });
+
+  it("of a collection's blueprint still may not be an entry's own keys", async () => {
+    const response = await client.post("/blueprints", {
+      handle: "titled",
+      title: "Titled",
+      fields: [{ handle: "title", type: "text" }],
+    });
+    expect(response.status, response.text).toBe(422);
+    expect(response.body.details).toEqual([
+      { path: "fields[0].handle", message: "is reserved for the entry itself" },
+    ]);
+  });
+});
+
 describe("owned blueprint", () => {
   it("cannot be attached to a collection (422, path blueprint_handles), by handle or ID", async () => {
     const global = await createGlobal({

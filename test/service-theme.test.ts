@@ -95,10 +95,15 @@ beforeAll(async () => {
     await expectCreated(client.post("/collections/page/entries", entry));
   }
   await expectCreated(
+    // The service's `site` global: its fields `title` and `description` (THEME_DOCUMENTATION.md).
     client.post("/globals", {
-      name: "Acme Anvils",
+      name: "Site settings",
       handle: "site",
-      fields: [{ handle: "description", type: "text" }],
+      fields: [
+        { handle: "title", type: "text" },
+        { handle: "description", type: "text" },
+      ],
+      title: "Acme Anvils",
       description: "Anvils since 1949",
     }),
   );

@@ -244,3 +244,20 @@ it("an entry's URL with a trailing slash is its page; an unknown one is still a 
   expect(slashed.text).toContain(`<link rel="canonical" href="http://${account.domain}/blog/hello">`);
   expect((await siteGet(server, "/blog/nobody/", account.domain)).status).toBe(404);
 });
+
+it("a global's `title` field is its `title` (`{{ site.title }}`, as the service's themes read it), else its name", async () => {
+  const titled = await client.put("/globals/site", {
+    fields: [
+      { handle: "tagline", type: "text" },
+      { handle: "title", type: "text" },
+    ],
+    title: "Acme & Sons",
+  });
+  expect(titled.status, titled.text).toBe(200);
+  expect(titled.body).toMatchObject({ name: "Acme", title: "Acme & Sons" });
+  const page = await siteGet(server, "/blog/hello", account.domain);
+  expect(page.text).toContain("<title>Acme & Sons</title>");
+  // Cleared, the global's name is its title again.
+  expect((await client.put("/globals/site", { title: null })).status).toBe(200);
+  expect((await siteGet(server, "/blog/hello", account.domain)).text).toContain("<title>Acme</title>");
+});

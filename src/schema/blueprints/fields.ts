@@ -87,54 +87,67 @@ export const fieldHandleSchema = z
     /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
     "must start with a letter or '_' and contain only letters, digits and '_' (at most 64)",
   )
-  .refine((handle) => !reservedFieldHandles.has(handle), "is reserved for the entry itself")
   // `__proto__` and friends would be object internals, not values, in every consumer of the JSON.
   .refine((handle) => !handle.startsWith("__"), "must not start with '__'");
 
-const fieldSchema = z
-  .object({
-    handle: fieldHandleSchema,
-    display: z.string().max(200).nullish(),
-    type: typeSchema,
-    position: z.number().int().nullish(),
-    options: optionsSchema.nullish(),
-  })
-  .superRefine((field, ctx) => {
-    const rule = optionRules[field.type];
-    const result = rule?.safeParse(field.options ?? {});
-    for (const issue of result?.error?.issues ?? []) {
-      ctx.addIssue({ code: "custom", path: ["options", ...issue.path], message: issue.message });
-    }
-  });
+/** One field of a blueprint whose values sit next to `owner`'s own keys, named in `reserved`. */
+function fieldSchemaOf(reserved: ReadonlySet<string>, owner: "entry" | "global") {
+  return z
+    .object({
+      handle: fieldHandleSchema.refine(
+        (handle) => !reserved.has(handle),
+        `is reserved for the ${owner} itself`,
+      ),
+      display: z.string().max(200).nullish(),
+      type: typeSchema,
+      position: z.number().int().nullish(),
+      options: optionsSchema.nullish(),
+    })
+    .superRefine((field, ctx) => {
+      const rule = optionRules[field.type];
+      const result = rule?.safeParse(field.options ?? {});
+      for (const issue of result?.error?.issues ?? []) {
+        ctx.addIssue({ code: "custom", path: ["options", ...issue.path], message: issue.message });
+      }
+    });
+}
 
 /** A field list whose handles are unique and avoid the owner's own top-level keys. */
-function fieldList(reserved: ReadonlySet<string>) {
+function fieldList(reserved: ReadonlySet<string>, owner: "entry" | "global") {
   return z
-    .array(fieldSchema)
+    .array(fieldSchemaOf(reserved, owner))
     .max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`)
     .superRefine((fields, ctx) => {
       const seen = new Set<string>();
       fields.forEach((field, index) => {
         if (seen.has(field.handle))
           ctx.addIssue({ code: "custom", path: [index, "handle"], message: "is used twice" });
-        if (reserved.has(field.handle)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [index, "handle"],
-            message: "is reserved for the global itself",
-          });
-        }
         seen.add(field.handle);
       });
     });
 }
 
-export const fieldsSchema = fieldList(new Set());
+/** The fields of a blueprint, whose values sit next to an entry's own keys. */
+export const fieldsSchema = fieldList(reservedFieldHandles, "entry");
 
-/** A global's values sit next to its own keys, so those names are taken too. */
-export const globalFieldsSchema = fieldList(new Set(["name", "fields", "blueprint"]));
+/**
+ * A global's values sit next to its own keys (content-api.md, "Global": `id`, `handle`, `name`,
+ * `blueprint`, `created_at`, `updated_at`, and `fields` on input), so only those names are taken: an
+ * entry's keys are free, and the `site` global of a hosted-service theme has its `title` field.
+ */
+export const globalReservedHandles: ReadonlySet<string> = new Set([
+  "id",
+  "handle",
+  "name",
+  "blueprint",
+  "fields",
+  "created_at",
+  "updated_at",
+]);
 
-export type FieldInput = z.output<typeof fieldSchema>;
+export const globalFieldsSchema = fieldList(globalReservedHandles, "global");
+
+export type FieldInput = z.output<ReturnType<typeof fieldSchemaOf>>;
 
 export const BlueprintFieldInput = builder.inputType("BlueprintFieldInput", {
   fields: (t) => ({

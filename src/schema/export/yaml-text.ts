@@ -1,14 +1,33 @@
 // The document is written as text parts that together make one YAML document: each part is produced by
 // the `yaml` package (so quoting, block scalars and escapes are its, never ours) and only shifted right
 // as a whole, which keeps every line, block scalars included, valid at its new depth. A long sequence is
-// thus written batch by batch under a key written once.
-import { stringify } from "yaml";
+// thus written batch by batch under a key written once. Strings `yaml` would leave unreadable to a strict
+// reader are the exception: strict-strings.ts writes those.
+import { type ScalarTag, stringify, type Tags } from "yaml";
+import { needsEscapes, quotedWithEscapes } from "./strict-strings.ts";
+
+/** The core schema's string tag, writing the strings that need escapes as escaped double-quoted text. */
+function strictStrings(tags: Tags): Tags {
+  return tags.map((tag) => {
+    const stringTag = tag as ScalarTag;
+    if (stringTag.tag !== "tag:yaml.org,2002:str" || !stringTag.stringify) return tag;
+    const written = stringTag.stringify.bind(stringTag);
+    return {
+      ...stringTag,
+      stringify: (item, ctx, onComment, onChompKeep) =>
+        typeof item.value === "string" && needsEscapes(item.value)
+          ? quotedWithEscapes(item.value)
+          : written(item, ctx, onComment, onChompKeep),
+    } satisfies ScalarTag;
+  });
+}
 
 const options = {
   // No folding of long lines: Liquid sources and values come back exactly as they were, line for line.
   lineWidth: 0,
   // Two equal objects are two copies, never an anchor and an alias that a reader must resolve.
   aliasDuplicateObjects: false,
+  customTags: strictStrings,
 } as const;
 
 function indented(text: string, indent: number): string {

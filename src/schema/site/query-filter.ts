@@ -45,9 +45,10 @@ export function contentFilters(
     if (!(operators as string[]).includes(op)) continue;
     const system = systemField(path) !== undefined;
     const field = fields.get(path);
+    // `in` takes a list; one value (a quoted string, a number) is a list of one, never a failed page.
     const given =
-      op === "in" && Array.isArray(value)
-        ? value.map((one) => typed(one, field, system))
+      op === "in"
+        ? (Array.isArray(value) ? value : [value]).map((one) => typed(one, field, system))
         : typed(value, field, system);
     filters.push({ field: path, [op]: given });
   }
