@@ -10,6 +10,7 @@ import { postgresProblem } from "./connect-errors.ts";
 import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateScheduleReads, postgresScheduleReads } from "./generation.ts";
+import { probeDatabaseWith } from "./outage.ts";
 import { installPlanCache } from "./plan-cache.ts";
 import { hearPostgresChanges, type Listener } from "./postgres-changes.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
@@ -93,6 +94,7 @@ export async function openDatabase(
     const adapter = instrumented(factory);
     const db = withHooks(new PrismaClient({ adapter, ...clientOptions }) as unknown as Db);
     await answers(db, config.databaseUrl);
+    probeDatabaseWith(() => ping(db));
     const url = config.databaseUrl;
     let listener: Listener | undefined;
     // The two generated clients differ only in provider-specific options we do not use.
@@ -135,6 +137,7 @@ export async function openDatabase(
   }
   const adapter = instrumented(sqlite.factory);
   const db = withHooks(new PrismaClient({ adapter, ...clientOptions }));
+  probeDatabaseWith(() => ping(db));
   return {
     db,
     provider: "sqlite",
