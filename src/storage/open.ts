@@ -22,8 +22,10 @@ export async function openStorage(config: StorageConfig, db: Db): Promise<Storag
 
 /** The storage of the installation `installation` (a restore's, before its database exists). */
 export async function openStorageOf(config: StorageConfig, installation: string): Promise<Storage> {
-  // The data directory is private (private-files.ts), whichever database the installation uses.
+  // The data directory is private (private-files.ts), whichever database the installation uses, and so
+  // is its assets directory (uploaded files, or the staged ones of a bucket), should it be mounted apart.
   privateDirectory(config.dataDir);
+  privateDirectory(localRoot(config));
   return config.assetBucket
     ? openBucket(config, config.assetBucket, "ASSET_STORAGE", installation)
     : createLocalStorage(localRoot(config), installation);
