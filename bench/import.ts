@@ -10,6 +10,7 @@ import { createAccount } from "../src/schema/accounts/create-account.ts";
 import { operatorViewer } from "../src/schema/accounts/operator-viewer.ts";
 import { createContext } from "../src/schema/context.ts";
 import { importSite } from "../src/schema/import/index.ts";
+import { installationId } from "../src/storage/installation.ts";
 import { createLocalStorage } from "../src/storage/local.ts";
 
 export interface ImportCost {
@@ -58,7 +59,7 @@ export function siteDocument(entries: number): string {
 
 export async function importCost(database: Database, dataDir: string, entries: number): Promise<ImportCost> {
   const account = await createAccount(database.db, { name: "Import bench", domain: "import.bench.test" });
-  const storage = await createLocalStorage(join(dataDir, "assets"));
+  const storage = await createLocalStorage(join(dataDir, "assets"), await installationId(database.db));
   const ctx = createContext({ ...database, storage, uploadLimit: 0 }, { headers: new Headers() });
   const viewer = await operatorViewer(database.db, account.account_id);
   ctx.viewer = async () => viewer;

@@ -97,7 +97,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
       maskError(error, message, isDev) {
         const apiError = publicError(error);
         if (
-          apiError.status >= 500 ||
+          apiError.unexpected ||
           !(error instanceof GraphQLError) ||
           error.originalError instanceof GraphQLError
         ) {

@@ -39,7 +39,7 @@ async function start() {
   await previewSigningKey(database.db).catch((error) =>
     log({ level: "warn", msg: "preview signing key not made at start", error: String(error) }),
   );
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, database.db);
   return { config, database, storage };
 }
 

@@ -1,5 +1,6 @@
 // One log line per HTTP request (src/log.ts): request ID (also answered as X-Request-Id), method, path
-// without the query string, status and duration. Never headers, query strings or bodies, so never a token.
+// without the query string, status and duration. Never headers, query strings or bodies; and the paths
+// that carry a secret themselves (a preview link's token) are logged with the secret replaced.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { type Log, log } from "./log.ts";
@@ -10,6 +11,26 @@ const clientIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestId(request: IncomingMessage): string {
   const sent = request.headers["x-request-id"];
   return typeof sent === "string" && clientIdPattern.test(sent) ? sent : randomUUID();
+}
+
+/**
+ * Paths whose last part is a secret: a preview link (`/cms/preview/<token>`, src/render/preview-link.ts)
+ * grants whoever holds it a view of an unpublished entry.
+ */
+const secretPaths = /^(\/cms\/preview\/)[^/]+/;
+
+/**
+ * The path as the server routes it (the URL parser turns `\` into `/` and resolves `.` and `..`, so a
+ * spelling that reaches a preview link is read as one), without the query string, its secret redacted.
+ */
+export function loggedPath(url: string): string {
+  let path = url.split("?")[0] ?? "/";
+  try {
+    path = new URL(`http://host${url.startsWith("/") ? url : `/${url}`}`).pathname;
+  } catch {
+    // Not a URL the server could route: logged as sent, still redacted.
+  }
+  return path.replace(secretPaths, "$1[redacted]");
 }
 
 /** Wraps a request listener: sets X-Request-Id and logs the request when its response closes. */
@@ -27,7 +48,7 @@ export function withRequestLog(handler: RequestListener, write: Log = log): Requ
         msg: "request",
         request_id: id,
         method: request.method,
-        path: (request.url ?? "/").split("?")[0],
+        path: loggedPath(request.url ?? "/"),
         status,
         duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
         ...(!response.writableFinished && { aborted: true }),

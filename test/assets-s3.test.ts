@@ -10,6 +10,7 @@ import { CreateBucketCommand, DeleteBucketCommand, ListObjectsV2Command } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
+import { accountFolder } from "./helpers/asset-files.ts";
 import { cms, createAccount } from "./helpers/cli.ts";
 import { startS3, type TestBucket } from "./helpers/s3.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
@@ -52,7 +53,12 @@ describe("uploads go to the bucket", () => {
     expect(response.status, response.text).toBe(201);
     asset = response.body;
     expect(asset.file_size).toBe(bytes.length);
-    expect(await s3.keys()).toContain(`site-files/${client.account.account_id}/${asset.id}`);
+    const keys = await s3.keys();
+    expect(keys.filter((key) => key.endsWith(`/${client.account.account_id}/${asset.id}`))).toEqual([
+      expect.stringMatching(
+        new RegExp(`^site-files/inst_[0-9a-z]{26}/${client.account.account_id}/${asset.id}$`),
+      ),
+    ]);
     expect(existsSync(join(server.env.CMS_DATA_DIR ?? "", "assets", client.account.account_id))).toBe(false);
     expect(readdirSync(stagingDir(server))).toEqual([]);
   });
@@ -102,7 +108,10 @@ describe("uploads go to the bucket", () => {
   });
 
   it("keeps the object while the asset is in the trash and removes it when the trash is purged", async () => {
-    const key = `site-files/${client.account.account_id}/${asset.id}`;
+    const key = (await s3.keys()).find((found) =>
+      found.endsWith(`/${client.account.account_id}/${asset.id}`),
+    );
+    expect(key).toMatch(/^site-files\/inst_/);
     expect((await client.delete(`/assets/${asset.id}`)).status).toBe(204);
     expect((await siteRequest(server, "/assets/film.bin", client.account.domain)).status).toBe(404);
     expect(await s3.keys()).toContain(key);
@@ -225,7 +234,7 @@ describe("cms assets copy-to-s3", () => {
     expect(JSON.parse(rerun.stdout)).toMatchObject({ copied: 0, skipped: 2 });
 
     // The server switched to the bucket serves them with the local files gone.
-    rmSync(join(local.env.CMS_DATA_DIR ?? "", "assets", owner.account.account_id), { recursive: true });
+    rmSync(accountFolder(local, owner.account.account_id), { recursive: true });
     local = await local.restart({ ...s3.env, ASSET_STORAGE: target });
     for (const name of names) {
       const served = await siteRequest(local, `/assets/${name}`, owner.account.domain);

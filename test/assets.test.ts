@@ -9,6 +9,7 @@ import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
 import { expectCreated, expectError, ISO } from "./helpers/assertions.ts";
+import { accountFolder, assetFile } from "./helpers/asset-files.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
@@ -130,9 +131,9 @@ function site(
   });
 }
 
-/** The stored file of an asset (bytes are kept by account and asset ID under CMS_DATA_DIR/assets). */
+/** The stored file of an asset (bytes are kept by installation, account and asset ID under CMS_DATA_DIR/assets). */
 function storedFile(target: TestServer, account: TestAccount, assetId: string): string {
-  return join(target.env.CMS_DATA_DIR ?? "", "assets", account.account_id, assetId);
+  return assetFile(target, account.account_id, assetId);
 }
 
 function assetShape(fields: {
@@ -397,7 +398,7 @@ describe("concurrent uploads", () => {
     const created = responses.filter((response) => response.status === 201);
     expect(created).toHaveLength(1);
     for (const response of responses) if (response.status !== 201) expectError(response, 422, "filename");
-    const dir = join(server.env.CMS_DATA_DIR ?? "", "assets", racer.account.account_id);
+    const dir = accountFolder(server, racer.account.account_id);
     expect(readdirSync(dir)).toEqual([created[0]?.body.id]);
   });
 });

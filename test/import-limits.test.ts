@@ -14,6 +14,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readArchive } from "../src/schema/import/archive.ts";
 import { archiveLimits, IMPORT_FILES_LIMIT } from "../src/schema/import/limits.ts";
+import { newInstallationId } from "../src/storage/installation.ts";
 import { createLocalStorage } from "../src/storage/local.ts";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
@@ -225,7 +226,7 @@ describe("a .tar.gz is held to the import's limits as it inflates", () => {
     expect(IMPORT_FILES_LIMIT).toBe(20_000);
     const root = mkdtempSync(join(tmpdir(), "cms-files-limit-"));
     try {
-      const storage = await createLocalStorage(root);
+      const storage = await createLocalStorage(root, newInstallationId());
       const files = ["a", "b", "c", "d", "e"].map((name) => ({ name: `assets/x/${name}.txt`, bytes: name }));
       const archive = targz([{ name: "site.yaml", bytes: "format: cms-site/1\n" }, ...files]);
       const limits = { ...archiveLimits(UPLOAD_LIMIT), files: 3 };

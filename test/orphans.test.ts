@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { api } from "./helpers/api.ts";
+import { accountFolder } from "./helpers/asset-files.ts";
 import { cms, createAccount } from "./helpers/cli.ts";
 import { waitFor } from "./helpers/contact-form.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
@@ -35,7 +36,7 @@ describe("orphan asset files", () => {
     const deleted = await client.delete(`/assets/${trashed}`);
     expect(deleted.status, deleted.text).toBeLessThan(300);
 
-    const dir = join(String(current.env.CMS_DATA_DIR), "assets", account.account_id);
+    const dir = accountFolder(current, account.account_id);
     const file = (id: string) => join(dir, id);
     rmSync(file(lost));
     mkdirSync(dir, { recursive: true });

@@ -2,10 +2,10 @@
 // read but the trash's, comes back with its ID, handle and links, and is purged by DELETE or, past
 // TRASH_KEEP_DAYS, by the server's sweep. Everything goes through HTTP against the real server.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api } from "./helpers/api.ts";
 import { expectError, ISO } from "./helpers/assertions.ts";
+import { assetFile } from "./helpers/asset-files.ts";
 import { createAccount } from "./helpers/cli.ts";
 import { readOnlyApi } from "./helpers/fixtures.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
@@ -39,8 +39,7 @@ async function trashed(recordId: string): Promise<any> {
 }
 
 const bytesOf = (text: string) => Buffer.from(text).toString("base64");
-const storedFile = (assetId: string) =>
-  join(server.env.CMS_DATA_DIR ?? "", "assets", client.account.account_id, assetId);
+const storedFile = (assetId: string) => assetFile(server, client.account.account_id, assetId);
 
 beforeAll(async () => {
   server = await startServer();

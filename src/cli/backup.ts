@@ -1,9 +1,11 @@
 // `cms backup --out FILE.tar.gz`: the whole instance while the server keeps serving and writing. The
 // archive holds `backup.json` (what it is), `database/<kind>` (db/snapshot.ts: SQLite's VACUUM INTO or
-// PostgreSQL's pg_dump) and every committed asset file as `assets/<account ID>/<asset ID>`, read through
-// the storage. The database is copied first: a file uploaded later is an orphan in the copy (the
+// PostgreSQL's pg_dump) and every committed asset file of this installation as
+// `assets/<account ID>/<asset ID>`, read through the storage (never another installation's sharing the
+// data directory or bucket, storage.ts). The database is copied first: a file uploaded later is an orphan in the copy (the
 // restored server sweeps it), and a file deleted in between is reported missing by `cms doctor`. The
-// file appears whole or not at all (written beside itself, renamed at the end).
+// file appears whole or not at all (written beside itself, renamed at the end), readable by its owner
+// only: it holds webhook secrets, token hashes, every account's drafts and the preview signing key.
 import { createReadStream } from "node:fs";
 import { mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +14,7 @@ import { Readable } from "node:stream";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { takeSnapshot } from "../db/snapshot.ts";
+import { ownedLegacyFiles } from "../schema/assets/orphans.ts";
 import { openStorage } from "../storage/open.ts";
 import type { StoredFile } from "../storage/storage.ts";
 import { UsageError } from "./args.ts";
@@ -34,7 +37,7 @@ export async function backupToFile(
   out: string,
 ): Promise<BackupSummary> {
   if (!/\.(tar\.gz|tgz)$/i.test(out)) throw new UsageError("--out must end in .tar.gz or .tgz");
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, database.db);
   const work = await mkdtemp(join(tmpdir(), "cms-backup-"));
   const partial = `${out}.partial`;
   const progress = progressBar(process.stderr, "backing up", 1);
@@ -42,8 +45,10 @@ export async function backupToFile(
     progress.update(0, "database");
     const snapshot = join(work, "database");
     const kind = await takeSnapshot(database, config, snapshot);
+    // This installation's files: its own folder's, and those of the legacy layout its rows name.
     const files: StoredFile[] = [];
     for await (const file of storage.list()) files.push(file);
+    for await (const file of ownedLegacyFiles(database.db, storage)) files.push(file);
     const total = files.reduce((sum, file) => sum + file.size, 0);
     const bar = progressBar(process.stderr, "backing up", total + 1);
     bar.update(1, `database copied, ${files.length} asset files`);

@@ -106,10 +106,10 @@ export const commands: Record<string, Command> = {
   },
   "assets copy-to-s3": {
     options: { to: optional, json },
-    async run(_database, { to }, config) {
+    async run(database, { to }, config) {
       // Loaded here only: the AWS SDK is large.
       const { copyAssetsToS3 } = await import("./copy-to-s3.ts");
-      const summary = await copyAssetsToS3(config, to);
+      const summary = await copyAssetsToS3(database, config, to);
       const text = `copied ${summary.copied} asset files (${summary.bytes} bytes) to ${summary.bucket}; ${summary.skipped} were already there`;
       return { json: summary, text, wrote: false };
     },
@@ -136,6 +136,15 @@ export const commands: Record<string, Command> = {
       const summary = await backupToFile(database, config, out);
       const text = `backed up the ${summary.database} database and ${summary.assets} asset files to ${summary.file} (${summary.bytes} bytes)`;
       return { json: summary, text, wrote: false };
+    },
+  },
+  "preview-key rotate": {
+    options: { json },
+    async run({ db }) {
+      const { rotatePreviewSigningKey } = await import("../schema/previews/signing-key.ts");
+      await rotatePreviewSigningKey(db);
+      const text = "preview links are now signed with a new key; every link made before is refused";
+      return { json: { rotated: true }, text, wrote: true };
     },
   },
   doctor: {
@@ -169,6 +178,7 @@ export const usage = `usage:
   cms import --account ACCOUNT_ID FILE.yaml|FILE.tar.gz [--dry-run] [--json]   a whole site, all or nothing
   cms backup --out FILE.tar.gz [--json]   the whole instance (database and asset files), while the server runs
   cms restore FILE.tar.gz [--json]   a backup into an empty data directory (or PostgreSQL database)
+  cms preview-key rotate [--json]   a new preview signing key: every outstanding preview link stops working
   cms doctor [--json]   asset files no asset names, and assets whose file is missing
   cms assets copy-to-s3 [--to s3://BUCKET/PREFIX] [--json]   copies CMS_DATA_DIR/assets into the bucket (default: ASSET_STORAGE's)
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout

@@ -15,7 +15,7 @@ export async function diagnose(
   database: Database,
   config: Pick<Config, "dataDir" | "assetBucket">,
 ): Promise<DoctorReport> {
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, database.db);
   const report: DoctorReport = { orphan_files: [], missing_files: [] };
   for await (const file of orphanFiles(database.db, storage, new Date()))
     report.orphan_files.push({

@@ -33,7 +33,7 @@ export async function exportToFile(
   const archive = /\.(tar\.gz|tgz)$/i.test(out);
   if (!archive && !/\.ya?ml$/i.test(out))
     throw new UsageError("--out must end in .yaml, .yml, .tar.gz or .tgz");
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, database.db);
   const ctx = createContext({ ...database, storage, uploadLimit: 0 }, { headers: new Headers() });
   // The operator reads for the account, as its read token would.
   ctx.viewer = async () => ({ accountId, scope: "read", tokenId: "cli" });

@@ -23,7 +23,7 @@ export async function importFromFile(
   const archive = /\.(tar\.gz|tgz)$/i.test(file);
   if (!archive && !/\.ya?ml$/i.test(file))
     throw new UsageError("FILE must end in .yaml, .yml, .tar.gz or .tgz");
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, database.db);
   const ctx = createContext(
     { ...database, storage, uploadLimit: config.uploadLimit },
     { headers: new Headers() },

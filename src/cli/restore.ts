@@ -1,8 +1,10 @@
 // `cms restore FILE.tar.gz`: a backup (backup.ts) into an empty instance: the database the settings
-// name (no database file under CMS_DATA_DIR, or a PostgreSQL database without tables) and an assets
-// directory without files. A non-empty target is refused in one line before anything is written. The
-// database copy is put in place at the end, so a failed restore leaves no database behind (and removes
-// the asset files it wrote).
+// name (no database file under CMS_DATA_DIR, or a PostgreSQL database without tables). A non-empty
+// target is refused in one line before anything is written. The restored database is an installation
+// of its own: its asset files go to a new installation folder (storage.ts), whose ID it is given at the
+// end, so that it never shares files with the installation backed up, should both use one data directory
+// or bucket. The database copy is put in place at the end, so a failed restore leaves no database behind
+// (and removes the asset files it wrote).
 import { createReadStream, createWriteStream } from "node:fs";
 import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,9 +13,12 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import type { Config } from "../config.ts";
+import { openDatabase } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
 import { notEmpty, restoreSnapshot } from "../db/snapshot.ts";
 import { SetupError, writableDirectory } from "../setup-errors.ts";
-import { openStorage } from "../storage/open.ts";
+import { newInstallationId, setInstallationId } from "../storage/installation.ts";
+import { openStorageOf } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
 import { BACKUP_FORMAT, MANIFEST } from "./backup.ts";
 import { progressBar } from "./progress.ts";
@@ -35,11 +40,8 @@ export async function restoreFromFile(
   writableDirectory(config.dataDir, "CMS_DATA_DIR");
   const occupied = await notEmpty(config);
   if (occupied) throw new SetupError(`restore needs an empty database: ${occupied}`);
-  const storage = await openStorage(config);
-  for await (const found of storage.list())
-    throw new SetupError(
-      `restore needs an empty data directory: ${config.assetBucket ? "ASSET_STORAGE's bucket" : join(config.dataDir, "assets")} holds asset files (${found.accountId}/…)`,
-    );
+  const installation = newInstallationId();
+  const storage = await openStorageOf(config, installation);
 
   const snapshot = join(config.dataDir, "restoring.partial");
   const written: { accountId: string; assetId: string }[] = [];
@@ -72,6 +74,7 @@ export async function restoreFromFile(
       throw new UsageError(`${file} holds no copy of the database`);
     progress.update(size, "database");
     await restoreSnapshot(config, kind, snapshot);
+    await adopt(config, installation);
     return { file, database: kind, assets: written.length };
   } catch (error) {
     for (const asset of written) await storage.remove(asset.accountId, asset.assetId);
@@ -80,6 +83,17 @@ export async function restoreFromFile(
     progress.finish();
     source.destroy();
     await rm(snapshot, { force: true });
+  }
+}
+
+/** Gives the restored database its own installation ID (migrated first: the copy may be older). */
+async function adopt(config: Pick<Config, "dataDir" | "databaseUrl">, installation: string): Promise<void> {
+  const database = await openDatabase(config);
+  try {
+    await migrate(database);
+    await setInstallationId(database.db, installation);
+  } finally {
+    await database.close();
   }
 }
 

@@ -4,11 +4,16 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import tar, { type Pack } from "tar-stream";
+import { PRIVATE_FILE } from "../storage/private-files.ts";
 
-/** Writes `file` as a .tar.gz whose entries `fill` adds; if `fill` fails, the archive is abandoned. */
+/**
+ * Writes `file` as a .tar.gz whose entries `fill` adds; if `fill` fails, the archive is abandoned. The
+ * file is its owner's alone (0600) from its creation: a backup holds every secret of the installation,
+ * an export a site's drafts.
+ */
 export async function writeTarGz(file: string, fill: (pack: Pack) => Promise<void>): Promise<void> {
   const pack = tar.pack();
-  const written = pipeline(pack, createGzip(), createWriteStream(file));
+  const written = pipeline(pack, createGzip(), createWriteStream(file, { mode: PRIVATE_FILE }));
   // Awaited below; until then a failure of the file must not count as an unhandled rejection.
   written.catch(() => {});
   try {

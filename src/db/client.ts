@@ -4,11 +4,13 @@ import { dirname, join } from "node:path";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
+import { privateDatabaseFiles, privateDirectory } from "../storage/private-files.ts";
 import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
 import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateScheduleReads, postgresScheduleReads } from "./generation.ts";
+import { probeDatabaseWith } from "./outage.ts";
 import { installPlanCache } from "./plan-cache.ts";
 import { hearPostgresChanges, type Listener } from "./postgres-changes.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
@@ -92,6 +94,7 @@ export async function openDatabase(
     const adapter = instrumented(factory);
     const db = withHooks(new PrismaClient({ adapter, ...clientOptions }) as unknown as Db);
     await answers(db, config.databaseUrl);
+    probeDatabaseWith(() => ping(db));
     const url = config.databaseUrl;
     let listener: Listener | undefined;
     // The two generated clients differ only in provider-specific options we do not use.
@@ -119,16 +122,22 @@ export async function openDatabase(
   const file = sqliteFile(config);
   const setting = config.databaseUrl ? "DATABASE_URL" : "CMS_DATA_DIR";
   writableDirectory(dirname(file), setting);
+  // The data directory is private (storage/private-files.ts); a file named by DATABASE_URL elsewhere
+  // leaves its directory to the operator, but its own files are private too.
+  if (!config.databaseUrl) privateDirectory(config.dataDir);
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
   let sqlite: ReturnType<typeof serializedSqlite>;
   try {
     const synchronous = config.sqliteSynchronous ?? "full";
     sqlite = serializedSqlite(file, { keepStatistics, changes, connected, synchronous });
+    // SQLite gives the WAL and shared-memory files it makes later the database file's own mode.
+    privateDatabaseFiles(file);
   } catch (error) {
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
   const adapter = instrumented(sqlite.factory);
   const db = withHooks(new PrismaClient({ adapter, ...clientOptions }));
+  probeDatabaseWith(() => ping(db));
   return {
     db,
     provider: "sqlite",

@@ -29,7 +29,7 @@ export async function serveStdio(
 ): Promise<void> {
   const viewer = await callerViewer(database, caller);
   ready();
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, database.db);
   const limiter = createRateLimiter(
     {
       perMinute: config.rateLimitPerMinute,

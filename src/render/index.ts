@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { log } from "../log.ts";
+import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { isServiceLandingPath } from "../schema/site/host.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
@@ -87,6 +88,8 @@ async function renderRequest(
     const etag = `"${createHash("sha1").update(rendered.body).digest("base64url")}"`;
     return { ...rendered, etag };
   } catch (error) {
+    // A database out of reach is the 503 every transport answers (src/app.ts), not a broken template.
+    if (toApiError(error).status === 503) throw error;
     log({
       level: "warn",
       msg: "page render failed",

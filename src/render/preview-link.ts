@@ -66,6 +66,8 @@ export async function servePreviewLink(
     const status = toApiError(error).status;
     // The entry was deleted between the check and the render.
     if (status === 404) return answer("Not found\n", 404);
+    // A database out of reach: the 503 every transport answers (src/app.ts).
+    if (status === 503) throw error;
     log({ level: "warn", msg: "preview render failed", entry: link.entry_id, error: String(error) });
     return answer("This page could not be rendered.\n", 500);
   }

@@ -11,14 +11,16 @@ export function errorResponse(errors: readonly unknown[], graphql = false): Resp
   const chosen = apiErrors.filter((error) => error.status === status);
   const first = chosen[0] ?? new ApiError(500, "Internal server error");
   const body = { error: first.message, details: chosen.flatMap((error) => error.details) };
-  if (!graphql) return json(body, status);
+  // Retry-After, when the database is out of reach.
+  const headers = first.headers;
+  if (!graphql) return json(body, status, headers);
   const extensions = { code: first.extensions.code, details: body.details };
-  return json({ ...body, errors: [{ message: first.message, extensions }] }, status);
+  return json({ ...body, errors: [{ message: first.message, extensions }] }, status, headers);
 }
 
-export function json(body: unknown, status = 200): Response {
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8" },
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });
 }

@@ -1,7 +1,9 @@
 // One error class for every failure a client may see. It carries the HTTP status (read by yoga and
 // sofa from extensions.http.status) and the documented body parts; anything else is masked.
 import { GraphQLError } from "graphql";
+import { isDatabaseUnreachable } from "../db/connect-errors.ts";
 import { DeadlinePassedError } from "../db/deadline.ts";
+import { RETRY_AFTER_SECONDS } from "../db/outage.ts";
 import { UnstorableTextError } from "../db/text-guard.ts";
 import { isReferenceGone, missingRecord } from "./prisma-errors.ts";
 
@@ -14,10 +16,34 @@ export class ApiError extends GraphQLError {
   readonly status: number;
   readonly details: ErrorDetail[];
 
-  constructor(status: number, message: string, details: ErrorDetail[] = []) {
-    super(message, { extensions: { code: codeFor(status), http: { status }, details } });
+  constructor(
+    status: number,
+    message: string,
+    details: ErrorDetail[] = [],
+    headers: Record<string, string> = {},
+  ) {
+    super(message, { extensions: { code: codeFor(status), http: { status, headers }, details } });
     this.status = status;
     this.details = details;
+  }
+
+  /** Headers the answer carries (Retry-After), read by yoga from extensions.http.headers too. */
+  get headers(): Record<string, string> {
+    return (this.extensions.http as { headers: Record<string, string> }).headers;
+  }
+
+  /**
+   * The database cannot be reached: a 503 the client retries after Retry-After. A write whose COMMIT was
+   * sent before the connection dropped may have committed: a client sends it again by handle, which is
+   * idempotent, or reads before writing again.
+   */
+  static databaseUnavailable(): ApiError {
+    return new ApiError(
+      503,
+      "Service unavailable",
+      [{ path: "", message: `the database cannot be reached: retry in ${RETRY_AFTER_SECONDS} s` }],
+      { "retry-after": String(RETRY_AFTER_SECONDS) },
+    );
   }
 
   static invalid(path: string, message: string): ApiError {
@@ -85,6 +111,7 @@ export function toApiError(error: unknown): ApiError {
   if (original instanceof UnstorableTextError) return ApiError.invalid(original.field, original.message);
   // Work cut short by the request's deadline: its answer is the 503 of src/app.ts, and nothing went wrong.
   if (original instanceof DeadlinePassedError) return new ApiError(503, "Request timed out");
+  if (isDatabaseUnreachable(original)) return ApiError.databaseUnavailable();
   // A write checks what it names before its own statements; another request's delete may come between
   // (transports log these at warn: a wrong ID in the code would show the same way). The record it changes
   // gone: as if it had been gone before (404). One it refers to gone: a conflict, and the same request sent

@@ -1,5 +1,7 @@
 // Uploaded files in an S3-compatible bucket (ASSET_STORAGE=s3://bucket/prefix), so that every server
-// process serves every file. One object per asset at <prefix>/<account ID>/<asset ID>. Uploads are staged
+// process serves every file. One object per asset at <prefix>/<installation ID>/<account ID>/<asset ID>
+// (storage.ts: a folder per installation; the legacy layout <prefix>/<account ID>/<asset ID> is read and
+// removed as a fallback). Uploads are staged
 // on the local disk (their type is checked there) and committed by a streamed multipart upload, which
 // aborts its parts when it fails: an object exists only once it is complete. The client takes the SDK's
 // standard variables (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL_S3).
@@ -18,7 +20,7 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import type { BucketLocation } from "./location.ts";
 import { createStaging } from "./staging.ts";
-import { type Storage, storageKey, storageKeyPattern } from "./storage.ts";
+import { type Storage, type StoredFile, storageKey, storageKeyPattern } from "./storage.ts";
 
 /**
  * A client from the SDK's standard variables, read from `env`; what they leave unset (credentials from a
@@ -53,13 +55,55 @@ export interface S3Storage extends Storage {
 export async function createS3Storage(
   location: BucketLocation,
   stagingDir: string,
+  installation: string,
   client: S3Client = s3Client(),
 ): Promise<S3Storage> {
   const { bucket } = location;
   const base = location.prefix ? `${location.prefix}/` : "";
+  const own = `${base}${storageKey(installation, "installation")}/`;
   const staging = await createStaging(stagingDir);
-  const key = (accountId: string, assetId: string) =>
-    `${base}${storageKey(accountId, "account")}/${storageKey(assetId, "asset")}`;
+  const keyUnder = (folder: string, accountId: string, assetId: string) =>
+    `${folder}${storageKey(accountId, "account")}/${storageKey(assetId, "asset")}`;
+  const key = (accountId: string, assetId: string) => keyUnder(own, accountId, assetId);
+  const legacyKey = (accountId: string, assetId: string) => keyUnder(base, accountId, assetId);
+
+  const get = async (objectKey: string, range?: { start: number; end: number }) => {
+    try {
+      const object = await client.send(
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: objectKey,
+          ...(range && { Range: `bytes=${range.start}-${range.end}` }),
+        }),
+      );
+      return object.Body as Readable;
+    } catch (error) {
+      if (isNoSuchKey(error)) return undefined;
+      throw error;
+    }
+  };
+
+  /** The objects at <folder><account ID>/<asset ID>, deeper keys (other installations' folders) skipped. */
+  async function* objectsUnder(folder: string): AsyncGenerator<StoredFile> {
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: folder, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        const [accountId = "", assetId = "", ...rest] = (object.Key ?? "").slice(folder.length).split("/");
+        if (rest.length > 0 || !storageKeyPattern.test(accountId) || !storageKeyPattern.test(assetId))
+          continue;
+        yield {
+          accountId,
+          assetId,
+          size: object.Size ?? 0,
+          modifiedAt: object.LastModified ?? new Date(0),
+        };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
 
   // Reached now, so that a wrong bucket or credentials stop the start, not the first upload.
   await client.send(new HeadBucketCommand({ Bucket: bucket }));
@@ -92,46 +136,18 @@ export async function createS3Storage(
     },
 
     async read(accountId, assetId, range) {
-      try {
-        const object = await client.send(
-          new GetObjectCommand({
-            Bucket: bucket,
-            Key: key(accountId, assetId),
-            ...(range && { Range: `bytes=${range.start}-${range.end}` }),
-          }),
-        );
-        return object.Body as Readable;
-      } catch (error) {
-        if (isNoSuchKey(error)) return undefined;
-        throw error;
-      }
+      // This installation's folder first, then the legacy layout (storage.ts).
+      return (await get(key(accountId, assetId), range)) ?? (await get(legacyKey(accountId, assetId), range));
     },
 
     async remove(accountId, assetId) {
       // Deleting a missing key succeeds in S3.
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key(accountId, assetId) }));
+      for (const objectKey of [key(accountId, assetId), legacyKey(accountId, assetId)])
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey }));
     },
 
-    async *list() {
-      let token: string | undefined;
-      do {
-        const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: base, ContinuationToken: token }),
-        );
-        for (const object of page.Contents ?? []) {
-          const [accountId = "", assetId = "", ...rest] = (object.Key ?? "").slice(base.length).split("/");
-          if (rest.length > 0 || !storageKeyPattern.test(accountId) || !storageKeyPattern.test(assetId))
-            continue;
-          yield {
-            accountId,
-            assetId,
-            size: object.Size ?? 0,
-            modifiedAt: object.LastModified ?? new Date(0),
-          };
-        }
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-    },
+    list: () => objectsUnder(own),
+    listLegacy: () => objectsUnder(base),
   };
 }
 

@@ -2,6 +2,13 @@
 // backend (src/storage/open.ts chooses one: the local directory or an S3 bucket). Uploads are staged
 // first (on the local disk, in both backends) so that their type can be checked before they are kept,
 // then committed to their asset's place: a file is complete before any row can name it.
+//
+// Files belong to the installation (the database) that wrote them: each keeps its own under a folder
+// named by its installation ID (installation.ts), `<installation ID>/<account ID>/<asset ID>`, so that
+// two installations sharing a data directory or a bucket never list, sweep or back up each other's.
+// Files written before installations had folders stay at `<account ID>/<asset ID>` (the legacy layout):
+// they are read and removed there as a fallback, and never swept, since no installation can tell
+// whether another one names them.
 import type { Readable } from "node:stream";
 
 export interface StagedFile {
@@ -37,8 +44,10 @@ export interface Storage extends Staging {
   read(accountId: string, assetId: string, range?: ByteRange): Promise<Readable | undefined>;
   /** Removes an asset's file; nothing happens when it is already gone. */
   remove(accountId: string, assetId: string): Promise<void>;
-  /** Every committed asset file (never a staged one), for backups and the orphan checks. */
+  /** Every committed asset file of this installation (never a staged one), for backups and the orphan checks. */
   list(): AsyncIterable<StoredFile>;
+  /** Every file of the legacy layout, whichever installation wrote it (some may be this one's). */
+  listLegacy(): AsyncIterable<StoredFile>;
 }
 
 /** A committed asset file, as `Storage.list` tells of it. */
@@ -52,8 +61,8 @@ export interface StoredFile {
 /** Prefix IDs: a lowercase prefix, `_`, lowercase base32. Never a path separator or `..`. */
 export const storageKeyPattern = /^[a-z]+_[0-9a-z]+$/;
 
-/** An account or asset ID as a file or object name; anything else is refused. */
-export function storageKey(id: string, what: "account" | "asset"): string {
+/** An installation, account or asset ID as a file or object name; anything else is refused. */
+export function storageKey(id: string, what: "installation" | "account" | "asset"): string {
   if (!storageKeyPattern.test(id)) throw new Error(`invalid ${what} ID for storage`);
   return id;
 }

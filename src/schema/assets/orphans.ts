@@ -2,7 +2,8 @@
 // whole before anything names it), so a crash between the two leaves a file without a row; a file lost
 // outside the CMS leaves a row without bytes. A file is still wanted while its asset is in the trash
 // (its row is then the trash item's). Both lists go through the Storage interface only, so they work
-// on any backend.
+// on any backend. Only this installation's own files (storage.ts) can be orphans: a file in another
+// installation's folder, or in the legacy layout, may be named by a database this one cannot see.
 import type { Db } from "../../db/client.ts";
 import type { Storage, StoredFile } from "../../storage/storage.ts";
 
@@ -17,18 +18,39 @@ export interface MissingFile {
 
 /** Files no asset row nor trashed asset names, modified before `before` (a newer one may be mid-upload). */
 export async function* orphanFiles(db: Db, storage: Storage, before: Date): AsyncGenerator<StoredFile> {
-  let batch: StoredFile[] = [];
-  for await (const file of storage.list()) {
-    if (file.modifiedAt >= before) continue;
-    batch.push(file);
-    if (batch.length < BATCH) continue;
-    yield* unnamed(db, batch);
-    batch = [];
-  }
-  yield* unnamed(db, batch);
+  const old = (file: StoredFile) => file.modifiedAt < before;
+  yield* inBatches(db, filter(storage.list(), old), false);
 }
 
-async function* unnamed(db: Db, files: StoredFile[]): AsyncGenerator<StoredFile> {
+/** Files of the legacy layout that this installation's rows or trashed assets name: its own, from before. */
+export function ownedLegacyFiles(db: Db, storage: Storage): AsyncGenerator<StoredFile> {
+  return inBatches(db, storage.listLegacy(), true);
+}
+
+async function* filter(
+  files: AsyncIterable<StoredFile>,
+  keep: (file: StoredFile) => boolean,
+): AsyncGenerator<StoredFile> {
+  for await (const file of files) if (keep(file)) yield file;
+}
+
+/** The files that are (`wanted`) or are not named, looked up BATCH at a time. */
+async function* inBatches(
+  db: Db,
+  files: AsyncIterable<StoredFile>,
+  wanted: boolean,
+): AsyncGenerator<StoredFile> {
+  let batch: StoredFile[] = [];
+  for await (const file of files) {
+    batch.push(file);
+    if (batch.length < BATCH) continue;
+    yield* named(db, batch, wanted);
+    batch = [];
+  }
+  yield* named(db, batch, wanted);
+}
+
+async function* named(db: Db, files: StoredFile[], wanted: boolean): AsyncGenerator<StoredFile> {
   if (files.length === 0) return;
   const ids = files.map((file) => file.assetId);
   const [rows, trashed] = await Promise.all([
@@ -38,11 +60,11 @@ async function* unnamed(db: Db, files: StoredFile[]): AsyncGenerator<StoredFile>
       select: { recordId: true, accountId: true },
     }),
   ]);
-  const named = new Set([
+  const names = new Set([
     ...rows.map((row) => `${row.accountId}/${row.id}`),
     ...trashed.map((item) => `${item.accountId}/${item.recordId}`),
   ]);
-  for (const file of files) if (!named.has(`${file.accountId}/${file.assetId}`)) yield file;
+  for (const file of files) if (names.has(`${file.accountId}/${file.assetId}`) === wanted) yield file;
 }
 
 /** Asset rows (made before the files were listed) whose file the storage does not have. */
@@ -50,6 +72,7 @@ export async function* missingFiles(db: Db, storage: Storage): AsyncGenerator<Mi
   const listedAt = new Date();
   const stored = new Set<string>();
   for await (const file of storage.list()) stored.add(`${file.accountId}/${file.assetId}`);
+  for await (const file of storage.listLegacy()) stored.add(`${file.accountId}/${file.assetId}`);
   for (let after = ""; ; ) {
     const rows = await db.asset.findMany({
       where: { id: { gt: after }, createdAt: { lt: listedAt } },
