@@ -20,9 +20,15 @@ import {
   isScalarType,
   isUnionType,
 } from "graphql";
+import { fieldTypes } from "../schema/blueprints/fields.ts";
+import { BLUEPRINT_PAGE_SIZE } from "../schema/blueprints/queries.ts";
+import { PAGE_SIZE } from "../schema/pagination.ts";
+import { deliveryStatuses } from "../schema/webhooks/deliveries.ts";
+import { eventTypes } from "../schema/webhooks/events.ts";
 import { inputType } from "./arguments.ts";
 import { EXPORT_TAG, exportPaths } from "./export-openapi.ts";
 import { IMPORT_TAG, importPaths } from "./import-openapi.ts";
+import { declaredRules, int32, withRules } from "./openapi-rules.ts";
 import { type Route, routes } from "./routes.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -154,6 +160,7 @@ const jsonFields: Record<string, JsonSchema> = {
   "Mutation.navigationItemUpdate": ref("NavigationItem"),
 };
 
+/** An operation's tag: that of the last resource its path names (`/entries/{id}/revisions` is Revisions). */
 const tagOf: Record<string, string> = {
   collections: "Collections",
   entries: "Entries",
@@ -165,7 +172,22 @@ const tagOf: Record<string, string> = {
   globals: "Globals",
   assets: "Assets",
   trash: "Trash",
-  restore: "Trash",
+  revisions: "Revisions",
+  webhooks: "Webhooks",
+  deliveries: "Webhooks",
+};
+
+/** Values the schema checks in code rather than with a GraphQL enum: the sets it checks them against. */
+const valueSets: Record<string, JsonSchema> = {
+  "BlueprintField.type": { enum: [...fieldTypes] },
+  "BlueprintFieldInput.type": {
+    enum: [...fieldTypes],
+    description: "Internal names (`BlueprintFieldText`) are taken too, and answered by API name.",
+  },
+  "WebhookDelivery.status": { enum: [...deliveryStatuses] },
+  "Webhook.events": { enum: [...eventTypes, "*"] },
+  "WebhookCreateInput.events": { enum: [...eventTypes, "*"] },
+  "WebhookUpdateInput.events": { enum: [...eventTypes, "*"] },
 };
 
 const multipartUpload: JsonSchema = {
@@ -209,8 +231,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     const spreads = spread.has(type.name);
     for (const field of Object.values(type.getFields())) {
       if (spreads && field.name === "values") continue;
-      const known = jsonFields[`${type.name}.${field.name}`];
-      properties[field.name] = describe(known ?? typeSchema(field.type), field);
+      const key = `${type.name}.${field.name}`;
+      const known = jsonFields[key];
+      properties[field.name] = describe(withValueSet(known ?? typeSchema(field.type), key), field);
       // Every field is in every answer (sofa selects them all); nullable ones may be null.
       required.push(field.name);
     }
@@ -234,7 +257,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     for (const field of Object.values(fields)) {
       // `values` is sent as top-level keys; `upload` is set by the transport from a multipart body.
       if (field.name === "values" || field.name === "upload") continue;
-      properties[field.name] = describe(typeSchema(field.type, true, true), field);
+      const checked = withDeclaredRules(typeSchema(field.type, true, true), field);
+      properties[field.name] = describe(withValueSet(checked, `${type.name}.${field.name}`), field);
       if (isNonNullType(field.type)) required.push(field.name);
     }
     // A JSON upload carries the bytes in `data` (the schema's `upload` alternative is multipart only).
@@ -325,19 +349,24 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     if (pathNames.length > 1) statuses.push(404);
     if (conflicts.has(route.field)) statuses.push(409);
     if (hasBody) statuses.push(413);
-    if (hasBody || parameters.some((p) => p.in === "query")) statuses.push(422);
+    // A 422 answers a refused value: of a body's field, of a query parameter, of a checked path parameter.
+    const checkedPath = field.args.some(
+      (arg) => pathNames.includes(arg.name) && (getNamedType(arg.type).name === "Int" || isChecked(arg)),
+    );
+    if (inputType(schema, route) || parameters.some((p) => p.in === "query") || checkedPath)
+      statuses.push(422);
     for (const status of statuses)
       responses[status] = { $ref: `#/components/responses/${errors[status][0]}` };
 
     const operation: Operation = {
       operationId: route.field.split(".")[1] as string,
       summary: summary(route),
-      tags: [tagOf[resourceOf(route)] ?? "Other"],
+      tags: [tagFor(route)],
       security: [{ bearerAuth: [] }],
       parameters,
       responses,
     };
-    if (field.description) operation.description = field.description;
+    operation.description = field.description ?? describeRoute(route);
     if (hasBody) operation.requestBody = requestBody(route);
     return operation;
   }
@@ -364,8 +393,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
   }
 
   function parameter(arg: GraphQLArgument | undefined, name: string, where: "path" | "query") {
-    let argSchema = arg ? typeSchema(arg.type, false) : { type: "string" };
-    if (name === "page") argSchema = { type: "integer", minimum: 1, default: 1 };
+    let argSchema = arg ? withDeclaredRules(typeSchema(arg.type, false, true), arg) : { type: "string" };
+    if (name === "page") argSchema = { ...argSchema, default: 1 };
     return {
       name,
       in: where,
@@ -387,7 +416,15 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
         type: "array",
         items: {
           type: "object",
-          properties: { path: { type: "string" }, message: { type: "string" } },
+          properties: {
+            path: { type: "string" },
+            message: { type: "string" },
+            line: {
+              type: "integer",
+              minimum: 1,
+              description: "In an import's problems: the line of the document the problem is on, when known.",
+            },
+          },
           required: ["path", "message"],
           additionalProperties: false,
         },
@@ -412,12 +449,11 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     info: {
       title: "Content Management Service",
       version: "1.0.0",
-      description:
-        "REST interface of the headless CMS. Every operation is scoped to the account in the path and needs `Authorization: Bearer <token>`. Lists return 20 records a page (blueprints 25).",
+      description: `REST interface of the headless CMS. Every operation is scoped to the account in the path and needs \`Authorization: Bearer <token>\`. Lists return ${PAGE_SIZE} records a page (blueprints ${BLUEPRINT_PAGE_SIZE}).`,
     },
     servers: [{ url: "/v1", description: "Version 1" }],
     security: [{ bearerAuth: [] }],
-    tags: [...Object.values(tagOf), EXPORT_TAG, IMPORT_TAG].map((name) => ({ name })),
+    tags: [...new Set([...Object.values(tagOf), EXPORT_TAG, IMPORT_TAG])].map((name) => ({ name })),
     paths,
     components: {
       schemas: sortKeys(schemas),
@@ -451,13 +487,67 @@ const rateLimitHeaderRefs = Object.fromEntries(
   Object.keys(rateLimitHeaderSchemas).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
 );
 
+/** A field's or argument's declared rules on its value (a list's: on it and on its items). */
+function withDeclaredRules(schema: JsonSchema, source: Parameters<typeof declaredRules>[0]): JsonSchema {
+  const { own, items } = declaredRules(source);
+  const result = isValue(schema) ? withRules(schema, own) : schema;
+  if (result.items && isValue(result.items as JsonSchema))
+    result.items = withRules(result.items as JsonSchema, items);
+  return result;
+}
+
+function isChecked(arg: GraphQLArgument): boolean {
+  return Object.keys(declaredRules(arg).own).length > 0;
+}
+
+/** A schema with a type of its own (not a reference to, or a choice of, others). */
+function isValue(schema: JsonSchema): boolean {
+  return schema.type !== undefined && schema.$ref === undefined;
+}
+
+/** The set of values a field takes (valueSets), null too where the field may be null. */
+function withValueSet(schema: JsonSchema, key: string): JsonSchema {
+  const set = valueSets[key];
+  if (!set) return schema;
+  if (schema.items) return { ...schema, items: withValueSet(schema.items as JsonSchema, key) };
+  const nullable = Array.isArray(schema.type) && schema.type.includes("null");
+  const values = set.enum as string[];
+  return { ...schema, ...set, enum: nullable ? [...values, null] : values };
+}
+
+function tagFor(route: Route): string {
+  const segments = route.path.split("/").filter((segment) => segment && !segment.startsWith(":"));
+  const resource = segments.reverse().find((segment) => tagOf[segment]);
+  if (!resource) throw new Error(`${route.path} names no resource with a tag`);
+  return tagOf[resource] as string;
+}
+
+/** What an operation does, where its schema field says nothing: its answer, by method and shape. */
+function describeRoute(route: Route): string {
+  const one = route.path.endsWith(":id");
+  const target = one ? "The record named by `id` (its prefix ID, or its handle where it has one)" : "";
+  switch (route.method) {
+    case "GET":
+      return one ? `${target}.` : `A page of the records, with \`pagination\`.`;
+    case "POST":
+      if (route.answer === "upsert")
+        return "Creates the record (201); when one with the same handle exists, updates it instead (200).";
+      if (route.answer === "created") return "Creates the record (201) and answers it.";
+      return `${route.summary ?? "Runs the operation"}; answers 200 with the result.`;
+    case "PUT":
+      return `${target}, with the fields sent changed (the others kept); PATCH does the same. Answers the record.`;
+    case "DELETE":
+      return `${target} deleted (204, no body).`;
+  }
+}
+
 function scalar(name: string, input: boolean): JsonSchema {
   switch (name) {
     case "String":
     case "ID":
       return { type: "string" };
     case "Int":
-      return { type: "integer" };
+      return input ? { ...int32 } : { type: "integer" };
     case "Float":
       return { type: "number" };
     case "Boolean":
