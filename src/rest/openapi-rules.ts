@@ -2,8 +2,12 @@
 // the zod schema each input field and argument declares (`validate`, kept by Pothos in the field's
 // extensions), so that the document cannot say less than the server refuses. Refinements zod cannot
 // express (a handle that has the shape of an ID, say) stay in the 422's details.
+import type { GraphQLArgument } from "graphql";
 import { z } from "zod";
+import { fieldTypes } from "../schema/blueprints/fields.ts";
 import { INT_MAX, INT_MIN } from "../schema/coercion-words.ts";
+import { deliveryStatuses } from "../schema/webhooks/deliveries.ts";
+import { eventTypes } from "../schema/webhooks/events.ts";
 import type { JsonSchema } from "./openapi.ts";
 
 /** What GraphQL's Int allows: a client sending more gets a 422. */
@@ -67,4 +71,48 @@ function pick(json: JsonSchema): JsonSchema {
     rules[key] = value;
   }
   return rules;
+}
+
+/** Values the schema checks in code rather than with a GraphQL enum: the sets it checks them against. */
+const valueSets: Record<string, JsonSchema> = {
+  "BlueprintField.type": { enum: [...fieldTypes] },
+  "BlueprintFieldInput.type": {
+    enum: [...fieldTypes],
+    description: "Internal names (`BlueprintFieldText`) are taken too, and answered by API name.",
+  },
+  "WebhookDelivery.status": { enum: [...deliveryStatuses] },
+  "Webhook.events": { enum: [...eventTypes, "*"] },
+  "WebhookCreateInput.events": { enum: [...eventTypes, "*"] },
+  "WebhookUpdateInput.events": { enum: [...eventTypes, "*"] },
+};
+
+/** A field's or argument's declared rules on its value (a list's: on it and on its items). */
+export function withDeclaredRules(
+  schema: JsonSchema,
+  source: Parameters<typeof declaredRules>[0],
+): JsonSchema {
+  const { own, items } = declaredRules(source);
+  const result = isValue(schema) ? withRules(schema, own) : schema;
+  if (result.items && isValue(result.items as JsonSchema))
+    result.items = withRules(result.items as JsonSchema, items);
+  return result;
+}
+
+export function isChecked(arg: GraphQLArgument): boolean {
+  return Object.keys(declaredRules(arg).own).length > 0;
+}
+
+/** A schema with a type of its own (not a reference to, or a choice of, others). */
+function isValue(schema: JsonSchema): boolean {
+  return schema.type !== undefined && schema.$ref === undefined;
+}
+
+/** The set of values a field takes (valueSets), null too where the field may be null. */
+export function withValueSet(schema: JsonSchema, key: string): JsonSchema {
+  const set = valueSets[key];
+  if (!set) return schema;
+  if (schema.items) return { ...schema, items: withValueSet(schema.items as JsonSchema, key) };
+  const nullable = Array.isArray(schema.type) && schema.type.includes("null");
+  const values = set.enum as string[];
+  return { ...schema, ...set, enum: nullable ? [...values, null] : values };
 }

@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document of the REST interface, built once from the GraphQL schema and the route
 // table: what sofa would describe, corrected to what the transport really does (the `/v1` server, PATCH
 // beside PUT, bodies with top-level fields, blueprint values as extra keys, 201/204, the error body,
-// bearer auth). Paths are routes.ts's paths under the server URL `/v1`.
+// bearer auth), and holding what the schema enforces on each value (openapi-rules.ts). Paths are routes.ts's
+// paths under the server URL `/v1`.
 import {
   type GraphQLArgument,
   type GraphQLField,
@@ -20,15 +21,13 @@ import {
   isScalarType,
   isUnionType,
 } from "graphql";
-import { fieldTypes } from "../schema/blueprints/fields.ts";
 import { BLUEPRINT_PAGE_SIZE } from "../schema/blueprints/queries.ts";
 import { PAGE_SIZE } from "../schema/pagination.ts";
-import { deliveryStatuses } from "../schema/webhooks/deliveries.ts";
-import { eventTypes } from "../schema/webhooks/events.ts";
 import { inputType } from "./arguments.ts";
 import { EXPORT_TAG, exportPaths } from "./export-openapi.ts";
 import { IMPORT_TAG, importPaths } from "./import-openapi.ts";
-import { declaredRules, int32, withRules } from "./openapi-rules.ts";
+import { int32, isChecked, withDeclaredRules, withValueSet } from "./openapi-rules.ts";
+import { describeRoute, summary, tagFor, tagNames } from "./openapi-words.ts";
 import { type Route, routes } from "./routes.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -158,36 +157,6 @@ const jsonFields: Record<string, JsonSchema> = {
   "NavigationItemCreatePayload.item": ref("NavigationItem"),
   "Query.navigationItem": ref("NavigationItem"),
   "Mutation.navigationItemUpdate": ref("NavigationItem"),
-};
-
-/** An operation's tag: that of the last resource its path names (`/entries/{id}/revisions` is Revisions). */
-const tagOf: Record<string, string> = {
-  collections: "Collections",
-  entries: "Entries",
-  blueprints: "Blueprints",
-  templates: "Templates",
-  navigations: "Navigations",
-  items: "Navigation items",
-  forms: "Forms",
-  globals: "Globals",
-  assets: "Assets",
-  trash: "Trash",
-  revisions: "Revisions",
-  webhooks: "Webhooks",
-  deliveries: "Webhooks",
-};
-
-/** Values the schema checks in code rather than with a GraphQL enum: the sets it checks them against. */
-const valueSets: Record<string, JsonSchema> = {
-  "BlueprintField.type": { enum: [...fieldTypes] },
-  "BlueprintFieldInput.type": {
-    enum: [...fieldTypes],
-    description: "Internal names (`BlueprintFieldText`) are taken too, and answered by API name.",
-  },
-  "WebhookDelivery.status": { enum: [...deliveryStatuses] },
-  "Webhook.events": { enum: [...eventTypes, "*"] },
-  "WebhookCreateInput.events": { enum: [...eventTypes, "*"] },
-  "WebhookUpdateInput.events": { enum: [...eventTypes, "*"] },
 };
 
 const multipartUpload: JsonSchema = {
@@ -453,7 +422,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     },
     servers: [{ url: "/v1", description: "Version 1" }],
     security: [{ bearerAuth: [] }],
-    tags: [...new Set([...Object.values(tagOf), EXPORT_TAG, IMPORT_TAG])].map((name) => ({ name })),
+    tags: [...new Set([...tagNames, EXPORT_TAG, IMPORT_TAG])].map((name) => ({ name })),
     paths,
     components: {
       schemas: sortKeys(schemas),
@@ -486,60 +455,6 @@ const rateLimitHeaderSchemas = {
 const rateLimitHeaderRefs = Object.fromEntries(
   Object.keys(rateLimitHeaderSchemas).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
 );
-
-/** A field's or argument's declared rules on its value (a list's: on it and on its items). */
-function withDeclaredRules(schema: JsonSchema, source: Parameters<typeof declaredRules>[0]): JsonSchema {
-  const { own, items } = declaredRules(source);
-  const result = isValue(schema) ? withRules(schema, own) : schema;
-  if (result.items && isValue(result.items as JsonSchema))
-    result.items = withRules(result.items as JsonSchema, items);
-  return result;
-}
-
-function isChecked(arg: GraphQLArgument): boolean {
-  return Object.keys(declaredRules(arg).own).length > 0;
-}
-
-/** A schema with a type of its own (not a reference to, or a choice of, others). */
-function isValue(schema: JsonSchema): boolean {
-  return schema.type !== undefined && schema.$ref === undefined;
-}
-
-/** The set of values a field takes (valueSets), null too where the field may be null. */
-function withValueSet(schema: JsonSchema, key: string): JsonSchema {
-  const set = valueSets[key];
-  if (!set) return schema;
-  if (schema.items) return { ...schema, items: withValueSet(schema.items as JsonSchema, key) };
-  const nullable = Array.isArray(schema.type) && schema.type.includes("null");
-  const values = set.enum as string[];
-  return { ...schema, ...set, enum: nullable ? [...values, null] : values };
-}
-
-function tagFor(route: Route): string {
-  const segments = route.path.split("/").filter((segment) => segment && !segment.startsWith(":"));
-  const resource = segments.reverse().find((segment) => tagOf[segment]);
-  if (!resource) throw new Error(`${route.path} names no resource with a tag`);
-  return tagOf[resource] as string;
-}
-
-/** What an operation does, where its schema field says nothing: its answer, by method and shape. */
-function describeRoute(route: Route): string {
-  const one = route.path.endsWith(":id");
-  const target = one ? "The record named by `id` (its prefix ID, or its handle where it has one)" : "";
-  switch (route.method) {
-    case "GET":
-      return one ? `${target}.` : `A page of the records, with \`pagination\`.`;
-    case "POST":
-      if (route.answer === "upsert")
-        return "Creates the record (201); when one with the same handle exists, updates it instead (200).";
-      if (route.answer === "created") return "Creates the record (201) and answers it.";
-      return `${route.summary ?? "Runs the operation"}; answers 200 with the result.`;
-    case "PUT":
-      return `${target}, with the fields sent changed (the others kept); PATCH does the same. Answers the record.`;
-    case "DELETE":
-      return `${target} deleted (204, no body).`;
-  }
-}
 
 function scalar(name: string, input: boolean): JsonSchema {
   switch (name) {
@@ -589,29 +504,6 @@ function recordType(schema: GraphQLSchema, route: Route): GraphQLNamedType {
   if (isObjectType(type) && type.getFields().data && type.getFields().pagination)
     type = getNamedType(type.getFields().data?.type as GraphQLOutputType);
   return type;
-}
-
-function resourceOf(route: Route): string {
-  const segments = route.path.split("/").filter((segment) => segment && !segment.startsWith(":"));
-  return segments[segments.length - 1] ?? "";
-}
-
-function summary(route: Route): string {
-  if (route.summary) return route.summary;
-  const resource = resourceOf(route);
-  const one = route.path.endsWith(":id");
-  const singular = resource === "entries" ? "entry" : resource.replace(/s$/, "");
-  const a = `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`;
-  switch (route.method) {
-    case "GET":
-      return one ? `Get ${a}` : `List ${resource}`;
-    case "POST":
-      return route.answer === "upsert" ? `Create ${a}, or update the one with its handle` : `Create ${a}`;
-    case "PUT":
-      return `Update ${a}`;
-    case "DELETE":
-      return `Delete ${a}`;
-  }
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
