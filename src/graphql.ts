@@ -4,6 +4,7 @@ import { type ExecutionResult, GraphQLError, type GraphQLSchema } from "graphql"
 import { createYoga, type GraphiQLOptions, maskError, type Plugin } from "graphql-yoga";
 import { limitPlugins } from "./graphql-limits.ts";
 import { paramsPlugin } from "./graphql-params.ts";
+import { fieldErrorStatus, preferGraphQLResponse } from "./graphql-status.ts";
 import { Request, Response } from "./http/fetch-api.ts";
 import { readLimitedText } from "./http/limited-body.ts";
 import { publicError } from "./http/public-error.ts";
@@ -21,8 +22,9 @@ const cachedExecution: Plugin = {
 };
 
 /**
- * A result without data is an operation that never ran (its variables were refused): a 400, as yoga's own
- * executor answers it.
+ * A result without data is an operation that never ran (its variables were refused): a 400 for clients
+ * that accept `application/graphql-response+json`, a 200 in `application/json`, as yoga answers an invalid
+ * document (src/graphql-status.ts).
  */
 function requestErrorStatus(result: ExecutionResult): ExecutionResult {
   if ("data" in result || !result.errors) return result;
@@ -31,7 +33,7 @@ function requestErrorStatus(result: ExecutionResult): ExecutionResult {
       new GraphQLError(error.message, {
         nodes: error.nodes,
         originalError: error.originalError,
-        extensions: { ...error.extensions, http: { status: 400 } },
+        extensions: { ...error.extensions, http: { status: 400, spec: true } },
       }),
   );
   return { errors };
@@ -90,7 +92,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
     // No GraphQL uploads (the multipart request spec): files are uploaded over REST, which checks them. A
     // multipart body is refused as any other type no parser takes (src/graphql-params.ts).
     multipart: false,
-    plugins: [paramsPlugin, ...limitPlugins(), cachedExecution],
+    plugins: [paramsPlugin, ...limitPlugins(), cachedExecution, fieldErrorStatus],
     // Client errors raised below the schema (text the database cannot store) are shown; the rest masked,
     // and those of the server logged with their stack, as REST logs them (src/rest/errors.ts).
     maskedErrors: {
@@ -122,6 +124,7 @@ export function createGraphQLHandler(schema: GraphQLSchema, bodyLimit: number) {
         { status: 401, headers: { "www-authenticate": "Bearer" } },
       );
     }
+    preferGraphQLResponse(request.headers);
     if (request.method !== "POST") return yoga.fetch(request, { cms: ctx });
     let body: string;
     try {

@@ -1,6 +1,9 @@
 // The OpenAPI document at /v1/openapi.json (decisions.md "Running the service"): a valid OpenAPI 3
 // document covering every route of the contract, and accurate: real requests and answers, through the
 // real server, match the request and response schemas it documents for their path, method and status.
+// Every operation of the document is driven through its success and its client errors (400, 401, 403,
+// 404, 413, 422 wherever it documents them), each answer validated against the document: an operation
+// left out, or a status the document promises and the server never gives (or the reverse), fails.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -10,12 +13,17 @@ import { importPaths } from "../src/rest/import-openapi.ts";
 import { routes } from "../src/rest/routes.ts";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
 import { createAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { rawExchange, startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
 let client: Api;
 let doc: any;
 let ajv: Ajv2020;
+
+/** The statuses each operation (`get /path`) was seen answering, and the parameters and body of its success. */
+const exercised = new Map<string, Set<number>>();
+const succeeded = new Map<string, { params: Record<string, string>; body?: unknown; query?: string }>();
+const operationKey = (method: string, path: string) => `${method} ${path}`;
 
 const pointer = (...parts: string[]) =>
   parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
@@ -39,11 +47,12 @@ async function call(
   path: string,
   params: Record<string, string> = {},
   body?: unknown,
-  options: { token?: string | null; query?: string } = {},
+  options: { token?: string | null; query?: string; raw?: string; type?: string; unchecked?: boolean } = {},
 ): Promise<ApiResponse> {
   const operation = doc.paths[path]?.[method];
   expect(operation, `${method.toUpperCase()} ${path} is documented`).toBeDefined();
-  if (body !== undefined) {
+  // Error probes send what the document refuses on purpose.
+  if (body !== undefined && options.raw === undefined && !options.unchecked) {
     expect(operation.requestBody?.content?.["application/json"], "a JSON body is documented").toBeDefined();
     expectValid(
       schemaAt(pointer("paths", path, method, "requestBody", "content", "application/json", "schema")),
@@ -56,19 +65,24 @@ async function call(
   );
   const token = options.token === undefined ? client.account.token : options.token;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || options.raw !== undefined)
+    headers["content-type"] = options.type ?? "application/json";
   const response = await request(`${server.url}${doc.servers[0].url}${concrete}${options.query ?? ""}`, {
     method: method.toUpperCase(),
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
   checkResponse(method, path, response);
+  if (response.status < 300 && !options.raw && !options.unchecked && options.token === undefined)
+    succeeded.set(operationKey(method, path), { params, body, query: options.query });
   return response;
 }
 
 function checkResponse(method: string, path: string, response: ApiResponse): void {
   const documented = doc.paths[path][method].responses[String(response.status)];
   expect(documented, `${method} ${path} documents status ${response.status}: ${response.text}`).toBeDefined();
+  const seen = exercised.get(operationKey(method, path)) ?? new Set<number>();
+  exercised.set(operationKey(method, path), seen.add(response.status));
   let location = pointer("paths", path, method, "responses", String(response.status));
   let resolved = documented;
   if (documented.$ref) {
@@ -79,7 +93,9 @@ function checkResponse(method: string, path: string, response: ApiResponse): voi
     expect(response.text, `${response.status} has no body`).toBe("");
     return;
   }
-  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  const type = response.headers.get("content-type")?.split(";")[0] ?? "";
+  expect(Object.keys(resolved.content), `${method} ${path} ${response.status}`).toContain(type);
+  if (type !== "application/json") return;
   expectValid(
     schemaAt(`${location}/${pointer("content", "application/json", "schema")}`),
     response.body,
@@ -90,7 +106,8 @@ function checkResponse(method: string, path: string, response: ApiResponse): voi
 const A = "/accounts/{account_id}";
 
 beforeAll(async () => {
-  server = await startServer();
+  // A small upload limit: a JSON upload past the 2 MB of other bodies is then a 413 too.
+  server = await startServer({ CMS_UPLOAD_LIMIT: "100000" });
   client = api(server, await createAccount(server));
   const response = await fetch(`${server.url}/v1/openapi.json`);
   expect(response.status).toBe(200);
@@ -199,6 +216,65 @@ describe("the document", () => {
         });
       }
     expect(operations).toBeGreaterThan(40);
+  });
+
+  it("says what the server enforces: bounds, value sets, one tag each, descriptions, an import's line", () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.CollectionCreateInput.properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(schemas.InlineBlueprintInput.properties.title).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(schemas.CollectionCreateInput.properties.handle).toMatchObject({
+      minLength: 1,
+      pattern: expect.any(String),
+    });
+    // GraphQL's Int is 32-bit; a field's own rule narrows it.
+    const int32 = { type: ["integer", "null"], minimum: -2147483648, maximum: 2147483647 };
+    expect(schemas.BlueprintFieldInput.properties.position).toMatchObject(int32);
+    expect(schemas.NavigationItemCreateInput.properties.priority).toMatchObject({
+      minimum: -1e9,
+      maximum: 1e9,
+    });
+    const page = (path: string) =>
+      doc.paths[path].get.parameters.find((p: { name: string }) => p.name === "page");
+    expect(page(`${A}/collections`).schema).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 1,
+    });
+    const revision = doc.paths[`${A}/templates/{id}/revisions/{revision}`].get;
+    expect(revision.parameters.find((p: { name: string }) => p.name === "revision").schema).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 2147483647,
+    });
+    expect(revision.responses[422]).toEqual({ $ref: "#/components/responses/ValidationFailed" });
+    // The values the schema checks in code.
+    expect(schemas.BlueprintFieldInput.properties.type.enum).toEqual(
+      expect.arrayContaining(["text", "rich_text", "entity", "dictionary"]),
+    );
+    expect(schemas.BlueprintFieldInput.properties.type.enum).toHaveLength(14);
+    expect(schemas.BlueprintField.properties.type.enum).toEqual(
+      schemas.BlueprintFieldInput.properties.type.enum,
+    );
+    expect(schemas.WebhookDelivery.properties.status.enum).toEqual(["pending", "delivered", "failed"]);
+    const deliveries = doc.paths[`${A}/webhooks/{id}/deliveries`].get.parameters;
+    expect(deliveries.find((p: { name: string }) => p.name === "status").schema.enum).toEqual([
+      "pending",
+      "delivered",
+      "failed",
+    ]);
+    expect(schemas.Error.properties.details.items.properties.line).toMatchObject({ type: "integer" });
+    // One tag an operation, each declared once; a description on every operation.
+    const tags = doc.tags.map((tag: { name: string }) => tag.name);
+    expect(new Set(tags).size).toBe(tags.length);
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        expect(operation.tags, `${method} ${path}`).toHaveLength(1);
+        expect(tags, `${method} ${path}`).toContain(operation.tags[0]);
+        expect(operation.description, `${method} ${path}`).toMatch(/\w{3}/);
+      }
+    expect(doc.paths[`${A}/globals/{id}/revisions/{revision}/restore`].post.tags).toEqual(["Revisions"]);
+    expect(doc.paths[`${A}/webhooks/{id}/rotate_secret`].post.tags).toEqual(["Webhooks"]);
   });
 
   it("serves a reference page at /v1/docs without a token", async () => {
@@ -440,3 +516,295 @@ describe("real answers match the document", () => {
     expect(error({ error: "x", details: [{ path: "a", message: "b" }] })).toBe(true);
   });
 });
+
+describe("every operation of the document, driven through the server", () => {
+  const E = `${A}/collections/{collection_id}/entries`;
+  const blog = { collection_id: "blog" };
+
+  it("the operations the examples above leave: webhooks, revisions, previews, trash, deletes", async () => {
+    // First, so that the writes below have deliveries (to a host that never resolves: they wait).
+    const hook = await call("post", `${A}/webhooks`, {}, { url: "https://hooks.invalid/in", events: ["*"] });
+    expect(hook.status, hook.text).toBe(201);
+    const webhook = { id: hook.body.id as string };
+    await call("get", `${A}/webhooks`);
+    await call("get", `${A}/webhooks/{id}`, webhook);
+    await call("put", `${A}/webhooks/{id}`, webhook, { description: "Every event" });
+    await call("patch", `${A}/webhooks/{id}`, webhook, { enabled: true });
+    await call("post", `${A}/webhooks/{id}/rotate_secret`, webhook, {});
+
+    // Collections, blueprints, templates, navigations, items, forms, globals, assets: what is left of each.
+    await call("put", `${A}/collections/{id}`, { id: "blog" }, { name: "Blog" });
+    await call("post", `${A}/collections`, {}, { name: "Scratch", handle: "scratch", routing: "s/:handle" });
+    expect((await call("delete", `${A}/collections/{id}`, { id: "scratch" })).status).toBe(204);
+    await call("get", `${A}/blueprints/{id}`, { id: "card" });
+    await call("patch", `${A}/blueprints/{id}`, { id: "card" }, { title: "Card" });
+    expect((await call("delete", `${A}/blueprints/{id}`, { id: "blog" })).status).toBe(409);
+    expect((await call("delete", `${A}/blueprints/{id}`, { id: "card" })).status).toBe(204);
+    await call("get", `${A}/templates/{id}`, { id: "index" });
+    await call("put", `${A}/templates/{id}`, { id: "index" }, { html: "<h1>{{ title }}</h1>\n" });
+    await call("post", `${A}/templates`, {}, { handle: "scratch", html: "x" });
+    expect((await call("delete", `${A}/templates/{id}`, { id: "scratch" })).status).toBe(204);
+    await call("get", `${A}/navigations`);
+    await call("put", `${A}/navigations/{id}`, { id: "main" }, { title: "Main menu" });
+    await call("patch", `${A}/navigations/{id}`, { id: "main" }, { title: "Main" });
+    const items = await call("get", `${A}/navigations/{navigation_id}/items`, { navigation_id: "main" });
+    const parent = items.body.data.find((entry: { children?: unknown[] }) => entry.children?.length);
+    const child = parent.children[0].id as string;
+    const item = { navigation_id: "main", id: child };
+    await call("patch", `${A}/navigations/{navigation_id}/items/{id}`, item, { title: "Child" });
+    expect((await call("delete", `${A}/navigations/{navigation_id}/items/{id}`, item)).status).toBe(204);
+    await call("post", `${A}/navigations`, {}, { title: "Footer", handle: "footer" });
+    expect((await call("delete", `${A}/navigations/{id}`, { id: "footer" })).status).toBe(204);
+    await call("put", `${A}/forms/{id}`, { id: "contact" }, { title: "Contact us" });
+    await call("patch", `${A}/forms/{id}`, { id: "contact" }, { title: "Contact" });
+    const global = await call(
+      "post",
+      `${A}/globals`,
+      {},
+      { name: "Site", fields: [{ handle: "tagline", type: "text" }], tagline: "One" },
+    );
+    expect(global.status, global.text).toBe(201);
+    await call("get", `${A}/globals/{id}`, { id: "site" });
+    await call("put", `${A}/globals/{id}`, { id: "site" }, { tagline: "Two" });
+    const assets = await call("get", `${A}/assets`);
+    const asset = { id: assets.body.data[0].id as string };
+    await call("get", `${A}/assets/{id}`, asset);
+    await call("put", `${A}/assets/{id}`, asset, { path: "files" });
+
+    // Creates naming a record that exists update it (200).
+    const again = await call("post", E, blog, { handle: "hello", title: "Hello" });
+    expect(again.status, again.text).toBe(200);
+    expect((await call("post", `${A}/navigations`, {}, { title: "Main", handle: "main" })).status).toBe(200);
+    const home = { title: "Home", url: "/" };
+    const sameItem = await call(
+      "post",
+      `${A}/navigations/{navigation_id}/items`,
+      { navigation_id: "main" },
+      home,
+    );
+    expect(sameItem.status, sameItem.text).toBe(200);
+
+    // Revisions of an entry, a global and a template: list, one, restore.
+    await call("put", `${E}/{id}`, { ...blog, id: "hello" }, { title: "Hello again" });
+    for (const [base, params] of [
+      [`${E}/{id}`, { ...blog, id: "hello" }],
+      [`${A}/globals/{id}`, { id: "site" }],
+      [`${A}/templates/{id}`, { id: "index" }],
+    ] as const) {
+      const list = await call("get", `${base}/revisions`, params);
+      expect(list.body.data.length, base).toBeGreaterThan(1);
+      const revision = { ...params, revision: String(list.body.data.at(-1).number) };
+      await call("get", `${base}/revisions/{revision}`, revision);
+      expect((await call("post", `${base}/revisions/{revision}/restore`, revision, {})).status).toBe(200);
+    }
+    await call("post", `${E}/{id}/preview`, { ...blog, id: "hello" }, {});
+
+    // Trash: a form and an asset deleted; one restored, the other purged.
+    expect((await call("delete", `${A}/forms/{id}`, { id: "contact" })).status).toBe(204);
+    expect((await call("delete", `${A}/assets/{id}`, asset)).status).toBe(204);
+    const trash = await call("get", `${A}/trash`);
+    const byType = (type: string) =>
+      trash.body.data.find((entry: { type: string }) => entry.type === type).id;
+    await call("post", `${A}/trash/{id}/restore`, { id: byType("form") }, {});
+    expect((await call("delete", `${A}/trash/{id}`, { id: byType("asset") })).status).toBe(204);
+
+    // Deliveries (written by the outbox after each change), a redelivery, and the webhook's delete.
+    let deliveries: ApiResponse | undefined;
+    for (let tries = 0; tries < 50 && !deliveries?.body.data.length; tries++) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = await call("get", `${A}/webhooks/{id}/deliveries`, webhook, undefined, {
+        query: "?status=pending",
+      });
+    }
+    const delivery = deliveries?.body.data[0].id as string;
+    expect(delivery, deliveries?.text).toBeDefined();
+    await call("post", `${A}/webhooks/{id}/deliveries/{delivery}/redeliver`, { ...webhook, delivery }, {});
+    expect((await call("delete", `${A}/webhooks/{id}`, webhook)).status).toBe(204);
+
+    // The whole site out and, checked only, back in.
+    const exported = await call("get", `${A}/export.yaml`);
+    expect(exported.text).toMatch(/^format: cms-site\/1$/m);
+    const dryRun = await call("post", `${A}/import`, {}, undefined, {
+      raw: exported.text,
+      type: "application/yaml",
+      query: "?dry_run=true",
+    });
+    expect(dryRun.status, dryRun.text).toBe(200);
+    succeeded.set(operationKey("post", `${A}/import`), { params: {}, query: "?dry_run=true" });
+    const refused = await call("post", `${A}/import`, {}, undefined, {
+      raw: "format: cms-site/1\ncollections: 5\n",
+      type: "application/yaml",
+    });
+    expect(refused.status, refused.text).toBe(422);
+    const wrongType = await call("post", `${A}/import`, {}, undefined, { raw: "x", type: "text/plain" });
+    expect(wrongType.status, wrongType.text).toBe(415);
+  });
+
+  it("every operation's client errors: 400, 401, 403, 404, 413 and 422 where documented", async () => {
+    const stranger = await createAccount(server, "Stranger");
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        const key = operationKey(method, path);
+        const success = succeeded.get(key);
+        expect(success, `${key} answered a success first`).toBeDefined();
+        if (!success) continue;
+        const documents = (status: number) => operation.responses[status] !== undefined;
+        const names = (path.match(/\{(\w+)\}/g) ?? []).map((name) => name.slice(1, -1));
+        const intParameters = operation.parameters
+          .filter((p: any) => p.in === "path" && p.schema.type === "integer")
+          .map((p: any) => p.name);
+        const missing = Object.fromEntries(
+          names.map((name) => [name, intParameters.includes(name) ? "999999" : "nope"]),
+        );
+        const json = operation.requestBody?.content?.["application/json"] !== undefined;
+        const body = json ? (success.body ?? {}) : undefined;
+        const raw = operation.requestBody && !json ? "x" : undefined;
+        const send = (
+          params: Record<string, string>,
+          options: Parameters<typeof call>[4] = {},
+          sent: unknown = body,
+        ) =>
+          call(method as "get", path, params, sent, {
+            query: success.query,
+            unchecked: true,
+            ...(raw !== undefined && !options.raw ? { raw, type: "application/yaml" } : {}),
+            ...options,
+          });
+
+        expect((await send(missing, { token: null })).status, `${key} without a token`).toBe(401);
+        expect((await send(missing, { token: stranger.token })).status, `${key} for a stranger`).toBe(403);
+        if (names.length > 1) expect((await send(missing)).status, `${key} of a missing record`).toBe(404);
+        if (documents(400)) {
+          // An import's body is YAML or an archive: a .tar.gz that is none.
+          const malformed = json ? { raw: "{" } : { raw: "garbage", type: "application/gzip" };
+          expect((await send(success.params, malformed)).status, `${key} malformed`).toBe(400);
+        }
+        if (documents(413)) {
+          const tooLarge = json
+            ? await send(success.params, {
+                raw: JSON.stringify({ padding: "x".repeat(2 * 1024 * 1024 + 1) }),
+              })
+            : await declaredTooLarge(path, success.query);
+          expect(tooLarge.status, `${key} too large`).toBe(413);
+        }
+        // Sent whether or not the document promises a 422: an answer it does not document fails too.
+        const refused = await refusedRequest(path, operation, success, intParameters, send);
+        if (refused) expect(refused.status, `${key} refused: ${refused.text}`).toBe(422);
+      }
+  });
+
+  it("every bound and value set of a body field is refused past it, with a 422 on that field", async () => {
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        const schema = operation.requestBody?.content?.["application/json"]?.schema;
+        const target = schema?.$ref ?? schema?.anyOf?.[0]?.$ref;
+        const success = succeeded.get(operationKey(method, path));
+        if (!target || !success?.body) continue;
+        const wrapper = schema.anyOf?.[1]?.required?.[0];
+        const sent = success.body as Record<string, unknown>;
+        const fields = wrapper && sent[wrapper] ? (sent[wrapper] as Record<string, unknown>) : sent;
+        const properties = doc.components.schemas[target.split("/").pop()].properties;
+        for (const [name, property] of Object.entries(properties as Record<string, any>))
+          for (const value of pastBounds(property)) {
+            const response = await call(
+              method as "post",
+              path,
+              success.params,
+              { ...fields, [name]: value },
+              {
+                unchecked: true,
+              },
+            );
+            const label = `${method} ${path} ${name}=${JSON.stringify(value).slice(0, 40)}: ${response.text}`;
+            expect(response.status, label).toBe(422);
+            expect(
+              response.body.details.some((detail: { path: string }) => detail.path.startsWith(name)),
+              label,
+            ).toBe(true);
+            checked++;
+          }
+      }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it("has seen every operation answer each status it documents (409, 415, 429: on one; 503: timeouts.test.ts)", () => {
+    const sampled = new Set([409, 415, 429, 503]);
+    const unseen: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        const seen = exercised.get(operationKey(method, path)) ?? new Set();
+        for (const status of Object.keys(operation.responses).map(Number))
+          if (!sampled.has(status) && !seen.has(status)) unseen.push(`${method} ${path} ${status}`);
+      }
+    expect(unseen).toEqual([]);
+    const all = new Set([...exercised.values()].flatMap((statuses) => [...statuses]));
+    for (const status of [409, 415, 429]) expect(all.has(status), String(status)).toBe(true);
+  });
+});
+
+/** Values a documented property refuses: just past each bound, or outside its value set. */
+function pastBounds(property: Record<string, any>): unknown[] {
+  const values: unknown[] = [];
+  if (property.minLength >= 1) values.push("");
+  if (property.maxLength !== undefined && property.maxLength < 100_000)
+    values.push("a".repeat(property.maxLength + 1));
+  if (property.minimum !== undefined) values.push(property.minimum - 1);
+  if (property.maximum !== undefined) values.push(property.maximum + 1);
+  if (Array.isArray(property.enum)) values.push("not-one-of-them");
+  if (property.items?.enum) values.push(["not-one-of-them"]);
+  return values;
+}
+
+/** A body declared larger than any limit (128 MB for an import's YAML): refused before it is sent. */
+async function declaredTooLarge(path: string, query = ""): Promise<ApiResponse> {
+  const target = `${doc.servers[0].url}${path.replace("{account_id}", client.account.account_id)}${query}`;
+  const exchange = await rawExchange(
+    server,
+    `POST ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${client.account.token}\r\n` +
+      "Content-Type: application/yaml\r\nContent-Length: 1000000000\r\nConnection: close\r\n\r\n",
+  );
+  const [head = "", text = ""] = exchange.split("\r\n\r\n");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const headers = new Headers(lines.map((line) => line.split(/:\s*/, 2) as [string, string]));
+  const response = {
+    status: Number(statusLine.split(" ")[1]),
+    headers,
+    text,
+    body: JSON.parse(text || "null"),
+  };
+  checkResponse("post", path, response);
+  return response;
+}
+
+/**
+ * A request the operation refuses with a 422: a whole-number path parameter that is not one, a query
+ * parameter out of its documented bounds, or a body field of the wrong type.
+ */
+async function refusedRequest(
+  path: string,
+  operation: any,
+  success: { params: Record<string, string>; body?: unknown; query?: string },
+  intParameters: string[],
+  send: (params: Record<string, string>, options?: any, body?: unknown) => Promise<ApiResponse>,
+): Promise<ApiResponse | undefined> {
+  if (intParameters.length > 0) return send({ ...success.params, [intParameters[0] as string]: "abc" });
+  const query = operation.parameters.filter((p: any) => p.in === "query");
+  if (path.endsWith("/import"))
+    return send(success.params, { raw: "format: nope\n", type: "application/yaml" });
+  if (query.length > 0) {
+    const page = query.find((p: any) => p.name === "page");
+    return send(success.params, { query: page ? "?page=0" : `?${query[0].name}=nope` });
+  }
+  // The body's first text field, sent as a number (a wrapped body is unwrapped: both are taken).
+  const schema = operation.requestBody?.content?.["application/json"]?.schema;
+  const target = schema?.$ref ?? schema?.anyOf?.[0]?.$ref;
+  if (!target) return undefined;
+  const properties = doc.components.schemas[target.split("/").pop()].properties;
+  const text = Object.keys(properties).find((name) => [properties[name].type].flat().includes("string"));
+  if (!text) return undefined;
+  const sent = success.body as Record<string, unknown>;
+  const wrapper = schema.anyOf?.[1]?.required?.[0];
+  const fields = wrapper && sent[wrapper] ? (sent[wrapper] as Record<string, unknown>) : sent;
+  return send(success.params, {}, { ...fields, [text as string]: 12345 });
+}

@@ -154,7 +154,8 @@ async function wildcardQuery(distinct: boolean) {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      accept: "application/json",
+      // The type whose answers carry a field error's status (the 400 asserted below).
+      accept: "application/graphql-response+json",
       authorization: `Bearer ${readToken}`,
     },
     body: JSON.stringify({

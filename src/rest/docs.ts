@@ -15,7 +15,8 @@ export function docsPage(document: OpenApiDocument): string {
   const byTag = new Map<string, string[]>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      const tag = operation.tags[0] ?? "Other";
+      // Every operation has one tag (openapi.ts), declared in the document's list.
+      const tag = operation.tags[0] ?? "";
       const list = byTag.get(tag) ?? [];
       list.push(operationHtml(method, `${server}${path}`, operation));
       byTag.set(tag, list);

@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document of the REST interface, built once from the GraphQL schema and the route
 // table: what sofa would describe, corrected to what the transport really does (the `/v1` server, PATCH
 // beside PUT, bodies with top-level fields, blueprint values as extra keys, 201/204, the error body,
-// bearer auth). Paths are routes.ts's paths under the server URL `/v1`.
+// bearer auth), and holding what the schema enforces on each value (openapi-rules.ts). Paths are routes.ts's
+// paths under the server URL `/v1`.
 import {
   type GraphQLArgument,
   type GraphQLField,
@@ -20,9 +21,13 @@ import {
   isScalarType,
   isUnionType,
 } from "graphql";
+import { BLUEPRINT_PAGE_SIZE } from "../schema/blueprints/queries.ts";
+import { PAGE_SIZE } from "../schema/pagination.ts";
 import { inputType } from "./arguments.ts";
 import { EXPORT_TAG, exportPaths } from "./export-openapi.ts";
 import { IMPORT_TAG, importPaths } from "./import-openapi.ts";
+import { int32, isChecked, withDeclaredRules, withValueSet } from "./openapi-rules.ts";
+import { describeRoute, summary, tagFor, tagNames } from "./openapi-words.ts";
 import { type Route, routes } from "./routes.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -165,20 +170,6 @@ const jsonFields: Record<string, JsonSchema> = {
   "Mutation.navigationItemUpdate": ref("NavigationItem"),
 };
 
-const tagOf: Record<string, string> = {
-  collections: "Collections",
-  entries: "Entries",
-  blueprints: "Blueprints",
-  templates: "Templates",
-  navigations: "Navigations",
-  items: "Navigation items",
-  forms: "Forms",
-  globals: "Globals",
-  assets: "Assets",
-  trash: "Trash",
-  restore: "Trash",
-};
-
 const multipartUpload: JsonSchema = {
   type: "object",
   properties: {
@@ -220,8 +211,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     const spreads = spread.has(type.name);
     for (const field of Object.values(type.getFields())) {
       if (spreads && field.name === "values") continue;
-      const known = jsonFields[`${type.name}.${field.name}`];
-      properties[field.name] = describe(known ?? typeSchema(field.type), field);
+      const key = `${type.name}.${field.name}`;
+      const known = jsonFields[key];
+      properties[field.name] = describe(withValueSet(known ?? typeSchema(field.type), key), field);
       // Every field is in every answer (sofa selects them all); nullable ones may be null.
       required.push(field.name);
     }
@@ -245,7 +237,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     for (const field of Object.values(fields)) {
       // `values` is sent as top-level keys; `upload` is set by the transport from a multipart body.
       if (field.name === "values" || field.name === "upload") continue;
-      properties[field.name] = describe(typeSchema(field.type, true, true), field);
+      const checked = withDeclaredRules(typeSchema(field.type, true, true), field);
+      properties[field.name] = describe(withValueSet(checked, `${type.name}.${field.name}`), field);
       if (isNonNullType(field.type)) required.push(field.name);
     }
     // A JSON upload carries the bytes in `data` (the schema's `upload` alternative is multipart only).
@@ -336,19 +329,24 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     if (pathNames.length > 1) statuses.push(404);
     if (conflicts.has(route.field)) statuses.push(409);
     if (hasBody) statuses.push(413);
-    if (hasBody || parameters.some((p) => p.in === "query")) statuses.push(422);
+    // A 422 answers a refused value: of a body's field, of a query parameter, of a checked path parameter.
+    const checkedPath = field.args.some(
+      (arg) => pathNames.includes(arg.name) && (getNamedType(arg.type).name === "Int" || isChecked(arg)),
+    );
+    if (inputType(schema, route) || parameters.some((p) => p.in === "query") || checkedPath)
+      statuses.push(422);
     for (const status of statuses)
       responses[status] = { $ref: `#/components/responses/${errors[status][0]}` };
 
     const operation: Operation = {
       operationId: route.field.split(".")[1] as string,
       summary: summary(route),
-      tags: [tagOf[resourceOf(route)] ?? "Other"],
+      tags: [tagFor(route)],
       security: [{ bearerAuth: [] }],
       parameters,
       responses,
     };
-    if (field.description) operation.description = field.description;
+    operation.description = field.description ?? describeRoute(route);
     if (hasBody) operation.requestBody = requestBody(route);
     return operation;
   }
@@ -375,8 +373,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
   }
 
   function parameter(arg: GraphQLArgument | undefined, name: string, where: "path" | "query") {
-    let argSchema = arg ? typeSchema(arg.type, false) : { type: "string" };
-    if (name === "page") argSchema = { type: "integer", minimum: 1, default: 1 };
+    let argSchema = arg ? withDeclaredRules(typeSchema(arg.type, false, true), arg) : { type: "string" };
+    if (name === "page") argSchema = { ...argSchema, default: 1 };
     return {
       name,
       in: where,
@@ -398,7 +396,15 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
         type: "array",
         items: {
           type: "object",
-          properties: { path: { type: "string" }, message: { type: "string" } },
+          properties: {
+            path: { type: "string" },
+            message: { type: "string" },
+            line: {
+              type: "integer",
+              minimum: 1,
+              description: "In an import's problems: the line of the document the problem is on, when known.",
+            },
+          },
           required: ["path", "message"],
           additionalProperties: false,
         },
@@ -423,12 +429,11 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     info: {
       title: "Content Management Service",
       version: "1.0.0",
-      description:
-        "REST interface of the headless CMS. Every operation is scoped to the account in the path and needs `Authorization: Bearer <token>`. Lists return 20 records a page (blueprints 25).",
+      description: `REST interface of the headless CMS. Every operation is scoped to the account in the path and needs \`Authorization: Bearer <token>\`. Lists return ${PAGE_SIZE} records a page (blueprints ${BLUEPRINT_PAGE_SIZE}).`,
     },
     servers: [{ url: "/v1", description: "Version 1" }],
     security: [{ bearerAuth: [] }],
-    tags: [...Object.values(tagOf), EXPORT_TAG, IMPORT_TAG].map((name) => ({ name })),
+    tags: [...new Set([...tagNames, EXPORT_TAG, IMPORT_TAG])].map((name) => ({ name })),
     paths,
     components: {
       schemas: sortKeys(schemas),
@@ -468,7 +473,7 @@ function scalar(name: string, input: boolean): JsonSchema {
     case "ID":
       return { type: "string" };
     case "Int":
-      return { type: "integer" };
+      return input ? { ...int32 } : { type: "integer" };
     case "Float":
       return { type: "number" };
     case "Boolean":
@@ -510,29 +515,6 @@ function recordType(schema: GraphQLSchema, route: Route): GraphQLNamedType {
   if (isObjectType(type) && type.getFields().data && type.getFields().pagination)
     type = getNamedType(type.getFields().data?.type as GraphQLOutputType);
   return type;
-}
-
-function resourceOf(route: Route): string {
-  const segments = route.path.split("/").filter((segment) => segment && !segment.startsWith(":"));
-  return segments[segments.length - 1] ?? "";
-}
-
-function summary(route: Route): string {
-  if (route.summary) return route.summary;
-  const resource = resourceOf(route);
-  const one = route.path.endsWith(":id");
-  const singular = resource === "entries" ? "entry" : resource.replace(/s$/, "");
-  const a = `${/^[aeiou]/.test(singular) ? "an" : "a"} ${singular}`;
-  switch (route.method) {
-    case "GET":
-      return one ? `Get ${a}` : `List ${resource}`;
-    case "POST":
-      return route.answer === "upsert" ? `Create ${a}, or update the one with its handle` : `Create ${a}`;
-    case "PUT":
-      return `Update ${a}`;
-    case "DELETE":
-      return `Delete ${a}`;
-  }
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

@@ -5,6 +5,7 @@ import { isDatabaseUnreachable } from "../db/connect-errors.ts";
 import { DeadlinePassedError } from "../db/deadline.ts";
 import { RETRY_AFTER_SECONDS } from "../db/outage.ts";
 import { UnstorableTextError } from "../db/text-guard.ts";
+import { coercionWords } from "./coercion-words.ts";
 import { isReferenceGone, missingRecord } from "./prisma-errors.ts";
 
 export interface ErrorDetail {
@@ -138,12 +139,15 @@ export function toApiError(error: unknown): ApiError {
  *   Variable "$input" got invalid value 5 at "input.name"; String cannot represent …
  *   Variable "$input" got invalid value {…}; Field "name" of required type "String!" was not provided.
  *   Variable "$page" got invalid value "x"; Int cannot represent …
+ * The detail names the field and says what it must be in the project's words (coercion-words.ts).
  */
 export function coercionDetail(message: string): ErrorDetail | undefined {
   const variable = /^Variable "\$(\w+)" got invalid value .*?(?: at "([^"]+)")?; (.*)$/s.exec(message);
   if (!variable) {
     const missing = /^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
-    return missing?.[1] ? { path: missing[1], message: "is required" } : undefined;
+    if (missing?.[1]) return { path: missing[1], message: "is required" };
+    const nulled = /^Variable "\$(\w+)" of non-null type "[^"]+" must not be null\.$/.exec(message);
+    return nulled?.[1] ? { path: nulled[1], message: "must not be null" } : undefined;
   }
   const [, name = "", at, reason = ""] = variable;
   // REST bodies are the `input` variable, whose fields are the body's keys; other variables keep their name.
@@ -152,5 +156,5 @@ export function coercionDetail(message: string): ErrorDetail | undefined {
   if (field?.[1]) return { path: path ? `${path}.${field[1]}` : field[1], message: "is required" };
   const unknown = /^Field "(\w+)" is not defined by type/.exec(reason);
   if (unknown?.[1]) path = path ? `${path}.${unknown[1]}` : unknown[1];
-  return { path: path || name, message: reason.replace(/\.$/, "") };
+  return { path: path || name, message: coercionWords(reason) };
 }

@@ -1,6 +1,7 @@
 // The schema: every module registers its types and operations on the builder when imported.
 import { filterSchema } from "@graphql-tools/utils";
 import { builder } from "./builder.ts";
+import { recordEnumValues } from "./coercion-words.ts";
 import "./scalars.ts";
 import "./collections/queries.ts";
 import "./collections/create.ts";
@@ -38,6 +39,7 @@ import "./accounts/token-accounts.ts";
  * against it).
  */
 export const schema = builder.toSchema({ sortSchema: false });
+recordEnumValues(schema);
 
 /** What /graphql serves: everything but the internal site views and form submission. */
 export const publicSchema = filterSchema({

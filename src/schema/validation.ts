@@ -2,6 +2,8 @@
 // documented 422 body with one detail per problem, the path naming the field as the client sent it.
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { ApiError } from "./errors.ts";
+// Loaded with the validation it words.
+import "./zod-words.ts";
 
 export function validationFailure(failure: StandardSchemaV1.FailureResult): ApiError {
   const details = failure.issues.map((issue) => ({

@@ -9,6 +9,9 @@ import { webhookIdArg } from "./args.ts";
 import { findWebhook } from "./find.ts";
 import { WebhookDeliveryList } from "./type.ts";
 
+/** The states of a delivery: waiting for (another) attempt, received by the endpoint, given up. */
+export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
+
 builder.queryField("webhookDeliveries", (t) =>
   t.field({
     type: WebhookDeliveryList,
@@ -18,7 +21,7 @@ builder.queryField("webhookDeliveries", (t) =>
       id: webhookIdArg(t.arg),
       status: t.arg.string({
         description: "Only deliveries in this status: pending, delivered or failed.",
-        validate: z.enum(["pending", "delivered", "failed"], "must be pending, delivered or failed"),
+        validate: z.enum(deliveryStatuses, `must be one of ${deliveryStatuses.join(", ")}`),
       }),
       page: t.arg.int({ description: "Page number, from 1.", validate: pageSchema }),
     },
