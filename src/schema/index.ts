@@ -30,6 +30,7 @@ import "./previews/index.ts";
 import "./webhooks/index.ts";
 import "./content/index.ts";
 import "./import/mutation.ts";
+import "./import/job-query.ts";
 
 /**
  * Everything, for in-process use (the site renderer executes `site`, `sitePreview` and `sitePreviewLink`
