@@ -17,6 +17,7 @@ import { fastParse } from "./fast-parse.ts";
 import { foreignValues } from "./plain-values.ts";
 import type { ImportProblems } from "./problems.ts";
 import { duplicateKeys } from "./unique-keys.ts";
+import { MAX_MAPPING_KEYS, wideMappings } from "./wide-mappings.ts";
 
 export type Path = (string | number)[];
 
@@ -42,7 +43,7 @@ export function readDocument(text: string, problems: ImportProblems): { data: un
     tooDeepAt = line;
   });
   // Parsed again with `yaml` only if a problem asks for lines (linesAt).
-  if (fast) return { data: fast };
+  if (fast) return wideRefused(fast, problems) ? undefined : { data: fast };
   if (tooDeepAt !== undefined) {
     problems.addAtLine(tooDeepAt, TOO_DEEP);
     return undefined;
@@ -95,7 +96,19 @@ export function readDocument(text: string, problems: ImportProblems): { data: un
       `must be text, a number, true, false, null, a list or a mapping, not ${tag}`,
     );
   if (foreign.length > 0) return undefined;
-  return { data };
+  return wideRefused(data, problems) ? undefined : { data };
+}
+
+/** Whether the document holds a mapping wider than MAX_MAPPING_KEYS (wide-mappings.ts): each a problem. */
+function wideRefused(data: unknown, problems: ImportProblems): boolean {
+  const wide = wideMappings(data);
+  for (const path of wide)
+    problems.addAtPathLine(
+      path,
+      undefined,
+      `must not hold more than ${MAX_MAPPING_KEYS.toLocaleString("en-US")} keys in one mapping`,
+    );
+  return wide.length > 0;
 }
 
 /** The 1-based line where the value at each path starts (or the nearest parent that exists). */

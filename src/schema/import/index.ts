@@ -95,7 +95,7 @@ export async function importSite(
     if (!site) throw await run.problems.refusal();
     onProgress("reading", 1, 1);
     // Before any lookup: the database's guard would refuse such text in a query, as a write's error.
-    if (checkText(site, run.problems)) throw await run.problems.refusal();
+    if (await checkText(site, run.problems, run.pause)) throw await run.problems.refusal();
     run.index = await readSiteIndex(ctx, scope);
     const writeTemplates = planTemplates(run, site.templates);
     const writeCollections = await planCollections(run, site.collections, site.blueprints);
