@@ -63,7 +63,8 @@ export function readDocument(text: string, problems: ImportProblems): { data: un
     const line = error.linePos?.[0]?.line ?? lines.linePos(error.pos[0]).line;
     // `yaml` catches the stack overflow of a collection nested too deep, at each level it unwinds (and
     // calls it, as any error inside a collection, RESOURCE_EXHAUSTION).
-    const tooDeep = error.code === "RESOURCE_EXHAUSTION" && STACK_OVERFLOW.test(error.message);
+    // In a worker thread it may surface under another code too.
+    const tooDeep = STACK_OVERFLOW.test(error.message);
     if (!tooDeep) problems.addAtLine(line, firstLine(error.message));
     else if (!saidTooDeep) problems.addAtLine(line, TOO_DEEP);
     saidTooDeep ||= tooDeep;

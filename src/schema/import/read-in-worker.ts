@@ -54,7 +54,9 @@ function perform(task: ParseTask, limits: ParseLimits, deadline?: Deadline): Pro
   const script = workerScript();
   const worker = new Worker(script.code ?? script.file, {
     eval: script.code !== undefined,
-    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+    // The main thread's stack (about 1 MB), not a worker's 4: a document nesting past what `yaml` can
+    // follow is then refused as it was, in the nesting rule's words (document.ts).
+    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, stackSizeMb: 1 },
     stdout: false,
     stderr: false,
   });
