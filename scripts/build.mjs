@@ -31,7 +31,12 @@ const staging = mkdtempSync(join(outdir, ".build-"));
 
 try {
   await build({
-    entryPoints: { main: "src/main.ts", cms: "src/cli/cms.ts" },
+    // The import's YAML is read in worker threads (src/schema/import/read-in-worker.ts): their own entry.
+    entryPoints: {
+      main: "src/main.ts",
+      cms: "src/cli/cms.ts",
+      "import-worker": "src/schema/import/parse-worker.ts",
+    },
     outdir: staging,
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -1,7 +1,8 @@
 // `cms import --account ID FILE [--dry-run]`: a whole site into the account, from FILE.yaml (the
 // document) or FILE.tar.gz (`site.yaml` plus the asset files, as `cms export` writes it), through the
 // schema's importSite as the REST import does; the operator writes for the account as its write token
-// would. A progress bar on stderr follows the entries, checked and then written.
+// would. A progress bar on stderr follows the import: the document read (in a worker thread), then the
+// entries checked and written.
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Config } from "../config.ts";
@@ -12,6 +13,12 @@ import { type ImportPhase, type ImportReport, importSite } from "../schema/impor
 import { openStorage } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
 import { type Progress, progressBar } from "./progress.ts";
+
+const labels: Record<ImportPhase, string> = {
+  reading: "reading",
+  checking: "checking",
+  writing: "importing",
+};
 
 export async function importFromFile(
   database: Database,
@@ -36,10 +43,10 @@ export async function importFromFile(
   const onProgress = (now: ImportPhase, done: number, total: number) => {
     if (now !== phase) {
       progress?.finish();
-      progress = progressBar(process.stderr, now === "checking" ? "checking" : "importing", total);
+      progress = progressBar(process.stderr, labels[now], total);
       phase = now;
     }
-    progress?.update(done, `${done}/${total} entries`);
+    progress?.update(done, now === "reading" ? "the document" : `${done}/${total} entries`);
   };
   try {
     const source = archive ? { archive: createReadStream(file) } : { document: await readText(file) };

@@ -481,6 +481,14 @@ export function buildTools(schema: GraphQLSchema): Tool[] {
       annotations: creates,
     }),
 
+    field({
+      name: "import_jobs_get",
+      description:
+        "Read a site import answered 202 (a job): status, phase, progress in entries, then its report or error.",
+      field: "Query.importJob",
+      annotations: readOnly,
+    }),
+
     sitePreviewTool(schema),
   ];
 }

@@ -11,7 +11,7 @@ import { readJsonObject } from "./body.ts";
 import { docsPage, swaggerUiFiles } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { EXPORT_PATH, exportAnswer } from "./export.ts";
-import { IMPORT_PATH, importAnswer } from "./import.ts";
+import { IMPORT_JOB_PATH, IMPORT_PATH, importAnswer, importJobAnswer } from "./import.ts";
 import { keptAnswer } from "./kept-answers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { matchRoute, type Route } from "./routes.ts";
@@ -49,6 +49,8 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       // A YAML or .tar.gz body, so outside the route table too: see import.ts.
       if (request.method === "POST" && IMPORT_PATH.test(url.pathname))
         return await importAnswer(request, ctx, accountOf(url));
+      const job = readsPage ? IMPORT_JOB_PATH.exec(url.pathname) : null;
+      if (job) return await importJobAnswer(ctx, accountOf(url), job[2] as string);
       const match = matchRoute(request.method, url.pathname.slice("/v1".length));
       if (!match) {
         if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");

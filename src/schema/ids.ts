@@ -21,6 +21,8 @@ export const prefixes = {
   delivery: "msg_",
   /** A form notification to one address (its Message-ID header is made from the submission). */
   mail: "mail_",
+  /** An import answered 202 (import/jobs.ts). */
+  importJob: "impjb_",
 } as const;
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";

@@ -33,6 +33,7 @@ import "./webhooks/index.ts";
 import "./content/index.ts";
 import "./import/mutation.ts";
 import "./accounts/token-accounts.ts";
+import "./import/job-query.ts";
 
 /**
  * Everything, for in-process use (the site renderer executes `site`, `sitePreview` and `sitePreviewLink`

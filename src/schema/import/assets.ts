@@ -2,8 +2,10 @@
 // bytes come only with an archive (.tar.gz: `assets/<folder>/<filename>`); they must have the size and
 // SHA-256 the document gives and be of their type (signatures.ts), as any upload. A new asset's file is
 // put in place inside the import's write (a failed import removes it again); a stored asset whose bytes
-// differ gets the new ones after the import committed. Without an archive, assets the account lacks
-// are not created (an asset row never lacks its bytes): the report says so.
+// differ gets the new ones after the import committed. In an archive every asset's bytes must be there
+// (a member that is a link, or a name with `..`, is skipped and so missing): an asset without them is a
+// problem naming it, unless the account has it already with the document's bytes. Without an archive,
+// assets the account lacks are not created (an asset row never lacks its bytes): the report says so.
 import { contentTypeFor } from "../assets/content-types.ts";
 import { SIGNATURE_BYTES, signatureProblem } from "../assets/signatures.ts";
 import { sha256Of } from "../export/checksum.ts";
@@ -28,6 +30,17 @@ interface PlannedAsset {
   file: StagedAsset;
 }
 
+/** Whether the account has the asset already, with the bytes the document's sha256 names. */
+async function storedAsDocumented(
+  run: ImportRun,
+  stored: { id: string } | undefined,
+  record: Record<string, unknown>,
+): Promise<boolean> {
+  if (!stored) return false;
+  if (typeof record.sha256 !== "string") return true;
+  return record.sha256 === (await sha256Of(await run.ctx.storage.read(run.scope.accountId, stored.id)));
+}
+
 export async function planAssets(run: ImportRun, section: unknown): Promise<Write> {
   const { ctx, scope, index } = run;
   const creates: PlannedAsset[] = [];
@@ -45,7 +58,12 @@ export async function planAssets(run: ImportRun, section: unknown): Promise<Writ
     const file = run.files.get(key);
     const stored = index.assets.get(key);
     if (!file) {
-      if (stored) tally(run, "assets", "unchanged");
+      if (run.archived && !(await storedAsDocumented(run, stored, record)))
+        run.problems.add(
+          at,
+          `the bytes of assets/${key} are not in the archive (the document gives their size and sha256)`,
+        );
+      else if (stored) tally(run, "assets", "unchanged");
       else missing.push(key);
       continue;
     }

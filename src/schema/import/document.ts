@@ -6,21 +6,20 @@
 // anything else is looked at; so is one nesting deeper than MAX_DOCUMENT_DEPTH (limits.ts), in the words
 // of the nesting rule, never a stack overflow's, one holding values no JSON has (plain-values.ts), and one
 // whose aliases expand it past its own size or into itself (alias-expansion.ts).
+// This runs in a worker thread (parse-worker.ts), never on the server's event loop: reading is CPU work
+// whose cost the sender chooses. `yaml` reads with `uniqueKeys` off and the keys are compared here, once
+// each (unique-keys.ts): its own check compares each key with every earlier one of its mapping, which
+// took 43 s and more for one mapping of 50,000 keys.
 import { type Document, LineCounter, parseDocument } from "yaml";
 import { MAX_JSON_DEPTH } from "../json-depth.ts";
 import { expandedValues } from "./alias-expansion.ts";
 import { fastParse } from "./fast-parse.ts";
 import { foreignValues } from "./plain-values.ts";
 import type { ImportProblems } from "./problems.ts";
+import { duplicateKeys } from "./unique-keys.ts";
+import { MAX_MAPPING_KEYS, wideMappings } from "./wide-mappings.ts";
 
 export type Path = (string | number)[];
-
-export interface SiteDocument {
-  /** The document as plain values (no anchors or tags left). */
-  data: unknown;
-  /** The 1-based line where the value at `path` starts (or the nearest parent that exists). */
-  lineAt(path: Path): number | undefined;
-}
 
 /** Aliases are expanded at most this many times: a few anchors cannot blow up into gigabytes. */
 const MAX_ALIAS_COUNT = 10_000;
@@ -37,20 +36,14 @@ function overflowed(error: unknown): boolean {
   return error instanceof RangeError && STACK_OVERFLOW.test(error.message);
 }
 
-export function readDocument(text: string, problems: ImportProblems): SiteDocument | undefined {
+/** The document as plain values (no anchors or tags left), or undefined with its problems added. */
+export function readDocument(text: string, problems: ImportProblems): { data: unknown } | undefined {
   let tooDeepAt: number | undefined;
   const fast = fastParse(text, (line) => {
     tooDeepAt = line;
   });
-  if (fast) {
-    // Parsed again with `yaml` only if a problem asks for a line, and then once.
-    let parsed: Parsed | undefined;
-    const lineAt = (path: Path) => {
-      parsed ??= parse(text);
-      return lineIn(parsed, path);
-    };
-    return { data: fast, lineAt };
-  }
+  // Parsed again with `yaml` only if a problem asks for lines (linesAt).
+  if (fast) return wideRefused(fast, problems) ? undefined : { data: fast };
   if (tooDeepAt !== undefined) {
     problems.addAtLine(tooDeepAt, TOO_DEEP);
     return undefined;
@@ -65,16 +58,18 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
   }
   const { document, lines } = parsed;
   let saidTooDeep = false;
-  for (const error of document.errors) {
+  const errors = [...document.errors, ...duplicateKeys(document)];
+  for (const error of errors) {
     const line = error.linePos?.[0]?.line ?? lines.linePos(error.pos[0]).line;
     // `yaml` catches the stack overflow of a collection nested too deep, at each level it unwinds (and
     // calls it, as any error inside a collection, RESOURCE_EXHAUSTION).
-    const tooDeep = error.code === "RESOURCE_EXHAUSTION" && STACK_OVERFLOW.test(error.message);
+    // In a worker thread it may surface under another code too.
+    const tooDeep = STACK_OVERFLOW.test(error.message);
     if (!tooDeep) problems.addAtLine(line, firstLine(error.message));
     else if (!saidTooDeep) problems.addAtLine(line, TOO_DEEP);
     saidTooDeep ||= tooDeep;
   }
-  if (document.errors.length > 0) return undefined;
+  if (errors.length > 0) return undefined;
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -102,7 +97,25 @@ export function readDocument(text: string, problems: ImportProblems): SiteDocume
       `must be text, a number, true, false, null, a list or a mapping, not ${tag}`,
     );
   if (foreign.length > 0) return undefined;
-  return { data, lineAt: (path) => lineIn(parsed, path) };
+  return wideRefused(data, problems) ? undefined : { data };
+}
+
+/** Whether the document holds a mapping wider than MAX_MAPPING_KEYS (wide-mappings.ts): each a problem. */
+function wideRefused(data: unknown, problems: ImportProblems): boolean {
+  const wide = wideMappings(data);
+  for (const path of wide)
+    problems.addAtPathLine(
+      path,
+      undefined,
+      `must not hold more than ${MAX_MAPPING_KEYS.toLocaleString("en-US")} keys in one mapping`,
+    );
+  return wide.length > 0;
+}
+
+/** The 1-based line where the value at each path starts (or the nearest parent that exists). */
+export function linesAt(text: string, paths: readonly Path[]): (number | undefined)[] {
+  const parsed = parse(text);
+  return paths.map((path) => lineIn(parsed, path));
 }
 
 interface Parsed {
@@ -112,7 +125,7 @@ interface Parsed {
 
 function parse(text: string): Parsed {
   const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const document = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   return { document, lines };
 }
 

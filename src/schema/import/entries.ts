@@ -39,6 +39,7 @@ export async function planEntries(run: ImportRun, section: unknown): Promise<Wri
   const writes: EntryWrites = { creates: [], updates: [], references: [] };
   const overrides: { at: Path; key: string; path: string }[] = [];
   for (const [done, item] of pending.entries()) {
+    await run.pause();
     const planned = await planEntry(run, item, writes);
     if (planned?.override) overrides.push(planned.override);
     if (done % PROGRESS_EVERY === 0) run.progress("checking", done, pending.length);

@@ -65,12 +65,14 @@ export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites):
       run.ctx.provider,
       entryTable,
       chunk.map((row) => ({ ...row, ...scope, editedBy })),
+      run.pause,
     );
     done += chunk.length;
     run.progress("writing", done, total);
   }
   for (const chunk of batches(writes.updates)) {
     for (const { row, version } of chunk) {
+      await run.pause();
       const { id, createdAt: _created, ...changes } = row;
       const { count } = await tx.entry.updateMany({
         where: { id, version },
@@ -86,5 +88,5 @@ export async function writeEntries(tx: Tx, run: ImportRun, writes: EntryWrites):
     });
   }
   const links = writes.references.map((link) => ({ ...scope, ...link }));
-  await insertRows(tx, run.ctx.provider, referenceTable, links);
+  await insertRows(tx, run.ctx.provider, referenceTable, links, run.pause);
 }

@@ -14,7 +14,6 @@ import { recordsRevisions, revisionAuthor } from "../revisions/record.ts";
 import { discardAll, readArchive } from "./archive.ts";
 import { planAssets } from "./assets.ts";
 import { planCollections, refreshMoved } from "./collections.ts";
-import { readDocument } from "./document.ts";
 import { planEntries } from "./entries.ts";
 import { planForms } from "./forms.ts";
 import { planGlobals } from "./globals.ts";
@@ -23,6 +22,7 @@ import { loadSchema } from "./input-check.ts";
 import { archiveLimits, OPERATOR_ARCHIVE_LIMITS } from "./limits.ts";
 import { planNavigations } from "./navigations.ts";
 import { ImportProblems } from "./problems.ts";
+import { locateInWorker, readInWorker } from "./read-in-worker.ts";
 import {
   type ImportPhase,
   type ImportReport,
@@ -34,6 +34,7 @@ import {
 import { readSiteIndex } from "./site-index.ts";
 import { planTemplates } from "./templates.ts";
 import { checkText } from "./text-check.ts";
+import { timeSlicer } from "./time-slice.ts";
 
 export type { ImportPhase, ImportReport } from "./run.ts";
 
@@ -79,18 +80,22 @@ export async function importSite(
     now: new Date(),
     author: recordsRevisions(ctx) ? { tokenId: await revisionAuthor(ctx) } : undefined,
     files: archive.files,
+    archived: "archive" in source,
     committed: new Set(),
     undo: [],
     afterCommit: [],
     progress: onProgress,
+    pause: timeSlicer(),
   };
   try {
     if (archive.document === undefined) throw ApiError.invalid("file", "the archive holds no site.yaml");
     run.report.skipped.push(...archive.skipped);
-    const site = readSite(run, archive.document);
-    if (!site) throw run.problems.error();
+    onProgress("reading", 0, 1);
+    const site = await readSite(run, archive.document, { operator, deadline: ctx.deadline });
+    if (!site) throw await run.problems.refusal();
+    onProgress("reading", 1, 1);
     // Before any lookup: the database's guard would refuse such text in a query, as a write's error.
-    if (checkText(site, run.problems)) throw run.problems.error();
+    if (await checkText(site, run.problems, run.pause)) throw await run.problems.refusal();
     run.index = await readSiteIndex(ctx, scope);
     const writeTemplates = planTemplates(run, site.templates);
     const writeCollections = await planCollections(run, site.collections, site.blueprints);
@@ -99,7 +104,7 @@ export async function importSite(
     const writeNavigations = await planNavigations(run, site.navigations);
     const writeForms = await planForms(run, site.forms);
     const writeGlobals = await planGlobals(run, site.globals);
-    if (run.problems.any) throw run.problems.error();
+    if (run.problems.any) throw await run.problems.refusal();
     if (dryRun) return run.report;
     try {
       await ctx.db.$transaction(async (tx) => {
@@ -128,8 +133,12 @@ export async function importSite(
 }
 
 /** The document as sections of the native format (a hosted service's file converted), or undefined. */
-function readSite(run: ImportRun, text: string): Record<string, unknown> | undefined {
-  const document = readDocument(text, run.problems);
+async function readSite(
+  run: ImportRun,
+  text: string,
+  reading: Parameters<typeof readInWorker>[2],
+): Promise<Record<string, unknown> | undefined> {
+  const document = await readInWorker(text, run.problems, reading);
   if (!document) return undefined;
   const { data } = document;
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
@@ -143,7 +152,7 @@ function readSite(run: ImportRun, text: string): Record<string, unknown> | undef
     run.report.skipped.push(...skipped);
     return converted;
   }
-  run.problems.lineAt = document.lineAt;
+  run.problems.locate = locateInWorker(text, reading);
   if (site.format !== EXPORT_FORMAT) {
     run.problems.add(
       ["format"],

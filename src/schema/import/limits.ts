@@ -80,3 +80,31 @@ export function inflatedTooLarge(path: string, limit: number, which: string): Ap
     { path, message: `must be at most ${sizeText(limit)} once inflated (${which})` },
   ]);
 }
+
+/** What reading the YAML document (parse-worker.ts) may take: time and memory, by its size. */
+export interface ParseLimits {
+  ms: number;
+  memoryMb: number;
+}
+
+/**
+ * Reading is bounded by what the document declares, its size: a second and 48 MB of memory a megabyte
+ * (`yaml` reads some 2 MB a second where the fast path declines, and builds some 30 bytes of nodes a
+ * byte) on top of 10 s and 256 MB; a request's reading at most 4 GB. An honest document takes a small
+ * part of both; a document built to be slow or large to read hits one, and is refused as too complex.
+ */
+export function parseLimits(bytes: number, operator: boolean): ParseLimits {
+  const mb = bytes / MB;
+  const memoryMb = Math.ceil(256 + 48 * mb);
+  return {
+    ms: Math.ceil(10_000 + 1_000 * mb),
+    memoryMb: operator ? memoryMb : Math.min(memoryMb, 4096),
+  };
+}
+
+/**
+ * A request's import of a larger body (the YAML document, or a .tar.gz as sent) is answered 202 with a
+ * job (jobs.ts) rather than with its report; a smaller one too when the client asks (`Prefer:
+ * respond-async`). 4 MB of YAML is some 20,000 entries: checked and written in seconds.
+ */
+export const IMPORT_ASYNC_BYTES = 4 * MB;

@@ -32,7 +32,7 @@ export async function recordRevisions(tx: Tx, run: ImportRun, revised: readonly 
     ...firstRevision({ ...run.scope, ...record, tokenId, at: run.now }),
     number: record.created ? 1 : (last.get(record.recordId) ?? 0) + 1,
   }));
-  await insertRows(tx, run.ctx.provider, revisionTable, rows);
+  await insertRows(tx, run.ctx.provider, revisionTable, rows, run.pause);
 }
 
 type Row = ReturnType<typeof firstRevision>;

@@ -51,6 +51,8 @@ export interface ImportRun {
   author: { tokenId: string | null } | undefined;
   /** Asset bytes by `folder/filename`, when the document came in an archive. */
   files: Map<string, StagedAsset>;
+  /** Whether the document came in an archive (.tar.gz): then every asset's bytes must be in it. */
+  archived: boolean;
   /** Staged files the import committed (the others are discarded after it). */
   committed: Set<string>;
   /** Collections whose routing changed: their entries' paths are refreshed after the entries. */
@@ -61,9 +63,11 @@ export interface ImportRun {
   progress: (phase: ImportPhase, done: number, total: number) => void;
   /** What follows a committed transaction (bytes replacing a stored asset's). */
   afterCommit: (() => Promise<void>)[];
+  /** Awaited between records and statements: lets other requests run once the import held the loop a while. */
+  pause: () => Promise<void> | undefined;
 }
 
-export type ImportPhase = "checking" | "writing";
+export type ImportPhase = "reading" | "checking" | "writing";
 
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 

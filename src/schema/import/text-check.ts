@@ -6,14 +6,21 @@
 import { nulPath, UnstorableTextError } from "../../db/text-guard.ts";
 import type { ImportProblems } from "./problems.ts";
 import { recordTypes } from "./run.ts";
-import { pathOf, walkValues } from "./value-walk.ts";
+import { pathOf, walkValuesPausing } from "./value-walk.ts";
 
 const MESSAGE = new UnstorableTextError("").message;
 
-/** Adds a problem for each unstorable key or string in the site's sections; whether there was any. */
-export function checkText(site: Record<string, unknown>, problems: ImportProblems): boolean {
+/**
+ * Adds a problem for each unstorable key or string in the site's sections; whether there was any. Awaits
+ * `pause` as it goes: a document may hold millions of values.
+ */
+export async function checkText(
+  site: Record<string, unknown>,
+  problems: ImportProblems,
+  pause: () => Promise<void> | undefined,
+): Promise<boolean> {
   let found = false;
-  walkValues(
+  await walkValuesPausing(
     site,
     (value, place) => {
       const unstorable =
@@ -26,6 +33,7 @@ export function checkText(site: Record<string, unknown>, problems: ImportProblem
       return true;
     },
     recordTypes,
+    pause,
   );
   return found;
 }

@@ -20,6 +20,26 @@ export function walkValues(
   visit: (value: unknown, place: Place) => boolean,
   keys?: readonly string[],
 ): void {
+  for (const _ of steps(root, visit, keys));
+}
+
+/** As walkValues, awaiting `pause` between values: the walk of a large document lets other work run. */
+export async function walkValuesPausing(
+  root: object,
+  visit: (value: unknown, place: Place) => boolean,
+  keys: readonly string[] | undefined,
+  pause: () => Promise<void> | undefined,
+): Promise<void> {
+  let count = 0;
+  for (const _ of steps(root, visit, keys)) if (++count % 256 === 0) await pause();
+}
+
+/** The walk, one value a step. */
+function* steps(
+  root: object,
+  visit: (value: unknown, place: Place) => boolean,
+  keys?: readonly string[],
+): Generator<void> {
   const top = keys ?? Object.keys(root);
   const pending: [unknown, Place][] = top
     .map((key): [unknown, Place] => [(root as Record<string, unknown>)[key], { key, parent: undefined }])
@@ -27,6 +47,7 @@ export function walkValues(
   const seen = new Set<object>();
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, place] = next;
+    yield;
     if (!visit(value, place) || typeof value !== "object" || value === null || seen.has(value)) continue;
     if (!Array.isArray(value) && !isPlainObject(value)) continue;
     seen.add(value);
