@@ -47,7 +47,14 @@ async function call(
   path: string,
   params: Record<string, string> = {},
   body?: unknown,
-  options: { token?: string | null; query?: string; raw?: string; type?: string; unchecked?: boolean } = {},
+  options: {
+    token?: string | null;
+    query?: string;
+    raw?: string;
+    type?: string;
+    unchecked?: boolean;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<ApiResponse> {
   const operation = doc.paths[path]?.[method];
   expect(operation, `${method.toUpperCase()} ${path} is documented`).toBeDefined();
@@ -64,7 +71,8 @@ async function call(
     encodeURIComponent(name === "account_id" ? client.account.account_id : (params[name] ?? "")),
   );
   const token = options.token === undefined ? client.account.token : options.token;
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const headers: Record<string, string> = { ...options.headers };
+  if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined || options.raw !== undefined)
     headers["content-type"] = options.type ?? "application/json";
   const response = await request(`${server.url}${doc.servers[0].url}${concrete}${options.query ?? ""}`, {
@@ -631,6 +639,20 @@ describe("every operation of the document, driven through the server", () => {
     });
     expect(dryRun.status, dryRun.text).toBe(200);
     succeeded.set(operationKey("post", `${A}/import`), { params: {}, query: "?dry_run=true" });
+    // Asked for as a job: 202, then the job read back by its id until it has ended.
+    const accepted = await call("post", `${A}/import`, {}, undefined, {
+      raw: exported.text,
+      type: "application/yaml",
+      query: "?dry_run=true",
+      headers: { prefer: "respond-async" },
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    let job = await call("get", `${A}/import/jobs/{id}`, { id: accepted.body.id });
+    for (let tries = 0; job.body.status === "running" && tries < 100; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = await call("get", `${A}/import/jobs/{id}`, { id: accepted.body.id });
+    }
+    expect(job.body.status, job.text).toBe("succeeded");
     const refused = await call("post", `${A}/import`, {}, undefined, {
       raw: "format: cms-site/1\ncollections: 5\n",
       type: "application/yaml",
