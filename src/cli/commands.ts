@@ -9,6 +9,7 @@ import { listAccounts } from "../schema/accounts/list-accounts.ts";
 import { listTokens } from "../schema/accounts/list-tokens.ts";
 import { revokeToken, revokeTokenById } from "../schema/accounts/tokens.ts";
 import { type OptionSpec, UsageError } from "./args.ts";
+import { counted } from "./plural.ts";
 
 export interface Outcome {
   json: unknown;
@@ -99,8 +100,10 @@ export const commands: Record<string, Command> = {
       // Loaded here only: the export brings in the schema and the archive writer.
       const { exportToFile } = await import("./export.ts");
       const summary = await exportToFile(database, config, account, out);
-      const missing = summary.missing_files ? `, ${summary.missing_files} asset files missing` : "";
-      const text = `exported ${summary.collections} collections, ${summary.entries} entries and ${summary.assets} assets to ${summary.file}${missing}`;
+      const missing = summary.missing_files
+        ? `, ${counted(summary.missing_files, "asset file")} missing`
+        : "";
+      const text = `exported ${counted(summary.collections, "collection")}, ${counted(summary.entries, "entry", "entries")} and ${counted(summary.assets, "asset")} to ${summary.file}${missing}`;
       return { json: summary, text, wrote: false };
     },
   },
@@ -110,7 +113,7 @@ export const commands: Record<string, Command> = {
       // Loaded here only: the AWS SDK is large.
       const { copyAssetsToS3 } = await import("./copy-to-s3.ts");
       const summary = await copyAssetsToS3(config, to);
-      const text = `copied ${summary.copied} asset files (${summary.bytes} bytes) to ${summary.bucket}; ${summary.skipped} were already there`;
+      const text = `copied ${counted(summary.copied, "asset file")} (${counted(summary.bytes, "byte")}) to ${summary.bucket}; ${summary.skipped} ${summary.skipped === 1 ? "was" : "were"} already there`;
       return { json: summary, text, wrote: false };
     },
   },
@@ -134,7 +137,7 @@ export const commands: Record<string, Command> = {
       // Loaded here only: the archive writer.
       const { backupToFile } = await import("./backup.ts");
       const summary = await backupToFile(database, config, out);
-      const text = `backed up the ${summary.database} database and ${summary.assets} asset files to ${summary.file} (${summary.bytes} bytes)`;
+      const text = `backed up the ${summary.database} database and ${counted(summary.assets, "asset file")} to ${summary.file} (${counted(summary.bytes, "byte")})`;
       return { json: summary, text, wrote: false };
     },
   },

@@ -11,6 +11,7 @@ import { createContext } from "../schema/context.ts";
 import { type ImportPhase, type ImportReport, importSite } from "../schema/import/index.ts";
 import { openStorage } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
+import { counted } from "./plural.ts";
 import { type Progress, progressBar } from "./progress.ts";
 
 export async function importFromFile(
@@ -39,7 +40,7 @@ export async function importFromFile(
       progress = progressBar(process.stderr, now === "checking" ? "checking" : "importing", total);
       phase = now;
     }
-    progress?.update(done, `${done}/${total} entries`);
+    progress?.update(done, `${done}/${counted(total, "entry", "entries")}`);
   };
   try {
     const source = archive ? { archive: createReadStream(file) } : { document: await readText(file) };
