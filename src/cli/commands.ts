@@ -85,12 +85,17 @@ export const commands: Record<string, Command> = {
     },
   },
   "theme install": {
-    options: { account: required, name: optional, json },
-    async run(database, { account = "", name = "starter" }) {
+    options: { account: required, name: optional, path: optional, json },
+    async run(database, { account = "", name, path }) {
+      if (name !== undefined && path !== undefined) throw new UsageError("give one of --name or --path");
       // Loaded here only: the installer brings in the whole GraphQL schema.
       const { installTheme } = await import("./theme.ts");
-      const { installed } = await installTheme(database, account, name);
-      const text = `theme ${name} installed in account ${account}: ${installed.join(", ")}`;
+      const { installed } = await installTheme(
+        database,
+        account,
+        path ? { path } : { name: name ?? "starter" },
+      );
+      const text = `theme ${path ?? name ?? "starter"} installed in account ${account}: ${installed.join(", ")}`;
       return { json: { installed }, text, wrote: true };
     },
   },
@@ -167,7 +172,7 @@ export const usage = `usage:
   cms token create --account ACCOUNT_ID [--scope read|write] [--json]
   cms token list --account ACCOUNT_ID [--json]
   cms token revoke (--token TOKEN | --id TOKEN_ID)
-  cms theme install --account ACCOUNT_ID [--name starter] [--json]
+  cms theme install --account ACCOUNT_ID [--name starter | --path DIR] [--json]   a shipped theme, or DIR's theme.json
   cms export --account ACCOUNT_ID --out FILE.yaml|FILE.tar.gz [--json]   the whole site (.tar.gz: with asset files)
   cms import --account ACCOUNT_ID FILE.yaml|FILE.tar.gz [--dry-run] [--json]   a whole site, all or nothing
   cms backup --out FILE.tar.gz [--json]   the whole instance (database and asset files), while the server runs
