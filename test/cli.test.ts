@@ -1,5 +1,6 @@
 // The operator CLI (decisions.md "Running the service"): accounts and tokens against the running
 // server's database. JSON output with --json; errors print one line to stderr and exit non-zero.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectErrorBody } from "./helpers/assertions.ts";
 import { type CliResult, cms, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { builtOrSource, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
 let created: CliResult;
@@ -335,6 +336,93 @@ describe("what the CLI says it did", () => {
     expectOneLineError(stray);
     expect(stray.stderr.trim()).toBe(
       `cms: account ${account.account_id} not found in the embedded SQLite database ${join(strayDir, "cms.db")} (CMS_DATA_DIR; DATABASE_URL is unset)`,
+    );
+  });
+});
+
+describe("the settings file .env", () => {
+  /** The CLI run in `dir` with the server's environment but none of its database settings. */
+  function cmsIn(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+    const bare = { ...server.env, ...env };
+    for (const name of databaseSettings) if (!(name in env)) delete bare[name];
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [...builtOrSource("cms"), ...args], { cwd: dir, env: bare });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      child.on("error", reject);
+      child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    });
+  }
+  const databaseSettings = ["DATABASE_URL", "CMS_DATA_DIR"];
+  /** A working directory whose .env holds `lines`. */
+  const folderWith = (lines: string[]) => {
+    const dir = mkdtempSync(join(strayDir, "cwd-"));
+    writeFileSync(join(dir, ".env"), `# the server's settings\n${lines.join("\n")}\n`);
+    return dir;
+  };
+  /** The server's database settings as .env lines, quoted. */
+  const serverSettings = () =>
+    databaseSettings.flatMap((name) => (server.env[name] ? [`${name}="${server.env[name]}"`] : []));
+
+  it("finds the server's database from a shell without DATABASE_URL, and says so on stderr", async () => {
+    const dir = folderWith(serverSettings());
+    const made = await cmsIn(dir, [
+      "account",
+      "create",
+      "--name",
+      "Dotenv",
+      "--domain",
+      `${randomBytes(5).toString("hex")}.test`,
+      "--json",
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const { token } = JSON.parse(made.stdout);
+    const source = usesPostgres ? "DATABASE_URL" : "CMS_DATA_DIR";
+    expect(made.stderr.trim().split("\n")).toEqual([
+      expect.stringContaining(`cms: wrote to ${serverDatabase()}`),
+    ]);
+    expect(made.stderr).toContain(`(${source} from ${join(dir, ".env")}`);
+    // The server knows the token: the CLI wrote to its database.
+    const collections = await request(
+      `${server.url}/v1/accounts/${JSON.parse(made.stdout).account_id}/collections`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    expect(collections.status, collections.text).toBe(200);
+    expect(collections.body.data).toEqual([]);
+  });
+
+  it("lets a variable of the real environment win over .env", async () => {
+    const dir = folderWith([
+      `CMS_DATA_DIR=${join(strayDir, "not-the-server")}`,
+      "DATABASE_URL=postgresql://nobody:hunter2@127.0.0.1:1/nowhere",
+    ]);
+    const real = Object.fromEntries(databaseSettings.map((name) => [name, server.env[name] ?? ""]));
+    const listed = await cmsIn(dir, ["account", "list", "--json"], real);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).map((a: { account_id: string }) => a.account_id)).toContain(
+      account.account_id,
+    );
+    expect(listed.stderr.trim()).toContain(`cms: read from ${serverDatabase()}`);
+    expect(listed.stderr).not.toContain(".env");
+  });
+
+  it("never prints the password of a DATABASE_URL from .env", async () => {
+    const dir = folderWith(["DATABASE_URL=postgresql://nobody:hunter2@127.0.0.1:1/nowhere"]);
+    const failed = await cmsIn(dir, ["account", "list"]);
+    expectOneLineError(failed);
+    expect(failed.stderr).not.toContain("hunter2");
+  });
+
+  it("refuses a wrong value in .env with the one line naming it", async () => {
+    const dir = folderWith([...serverSettings(), "SQLITE_SYNCHRONOUS=sometimes"]);
+    const refused = await cmsIn(dir, ["account", "list"]);
+    expectOneLineError(refused);
+    expect(refused.stderr.trim()).toMatch(
+      /^cms: SQLITE_SYNCHRONOUS must be .+ \(got "sometimes"\) \(SQLITE_SYNCHRONOUS set in .+\/\.env\)$/,
     );
   });
 });
