@@ -180,4 +180,5 @@ export const usage = `usage:
   cms doctor [--json]   asset files no asset names, and assets whose file is missing
   cms assets copy-to-s3 [--to s3://BUCKET/PREFIX] [--json]   copies CMS_DATA_DIR/assets into the bucket (default: ASSET_STORAGE's)
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
-They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;
+They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data), from the
+environment or else from .env in the working directory; stderr says which database was used.`;
