@@ -1,12 +1,16 @@
-// Runtime settings, read once from the environment (decisions.md, "Running the service"; the table in
-// docs/configuration.md): one zod schema over the variables, whose error names each wrong one.
+// Runtime settings, read once from the environment and the settings file `.env` (decisions.md, "Running
+// the service"; the table in docs/configuration.md): one zod schema over the variables, whose error names
+// each wrong one.
 import { resolve } from "node:path";
 import { z } from "zod";
 import { checked, flag, oneOf, readVariables, secretUrl, text, wholeNumber } from "./env-fields.ts";
 import { type MailSettings, mailSettings, mailVariables } from "./mail/settings.ts";
+import { loadSettingsFile, type SettingsFile } from "./settings-file.ts";
 import { type BucketLocation, bucketLocation } from "./storage/location.ts";
 
 export interface Config {
+  /** The `.env` file read, and which variables came from it; undefined when there was none. */
+  settingsFile?: SettingsFile;
   port: number;
   host: string;
   dataDir: string;
@@ -155,10 +159,15 @@ export const environment = z.object({
   ...mailVariables.shape,
 });
 
-/** The settings, or an error naming every variable whose value is wrong (in one line). */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const variables = readVariables(environment, env);
+/**
+ * The settings, or an error naming every variable whose value is wrong (in one line). Without `env`, the
+ * process's environment, with the working directory's `.env` read into it first (src/settings-file.ts).
+ */
+export function loadConfig(env?: NodeJS.ProcessEnv): Config {
+  const settingsFile = env ? undefined : loadSettingsFile();
+  const variables = fromSettingsFile(settingsFile, () => readVariables(environment, env ?? process.env));
   return {
+    ...(settingsFile && { settingsFile }),
     port: variables.PORT,
     host: variables.HOST,
     dataDir: resolve(variables.CMS_DATA_DIR),
@@ -193,4 +202,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: mailSettings(variables),
   };
+}
+
+/** A wrong value that came from the settings file says so: it is not in the shell's environment. */
+function fromSettingsFile<T>(file: SettingsFile | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const named = file?.names.filter((name) => String(error).includes(`${name} must be`)) ?? [];
+    if (!file || named.length === 0) throw error;
+    throw new Error(`${(error as Error).message} (${named.join(", ")} set in ${file.path})`);
+  }
 }

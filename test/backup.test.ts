@@ -87,7 +87,7 @@ describe("cms backup and cms restore", () => {
     const fresh = await emptyInstance();
     const restore = await cms(original, ["restore", file], fresh.env);
     expect(restore.code, restore.stderr).toBe(0);
-    expect(restore.stdout).toMatch(/^restored the (sqlite|postgresql) database and 1 asset files from /);
+    expect(restore.stdout).toMatch(/^restored the (sqlite|postgresql) database and 1 asset file from /);
     const restored = await fresh.start();
     servers.push(restored);
 

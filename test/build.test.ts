@@ -1,8 +1,20 @@
 // The build (scripts/build.mjs) under a running server: every `npm start` builds dist/ again, while other
 // processes started from it may still load a chunk of their own build (GraphiQL's page is one, loaded on
 // its first visit). A rebuild replaces files whole and keeps the previous build's chunks; older ones go.
+// And the CLI's launcher (scripts/cms.mjs): it builds dist/ when the bundle is missing or stale, only then.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,4 +99,86 @@ describe("building dist/ again", () => {
       [...builds(outdir).current, "builds.json"].sort(),
     );
   }, 60_000);
+});
+
+describe("the CLI's launcher (scripts/cms.mjs, `npm run cms`)", () => {
+  // A checkout of its own: the launcher, a stand-in build script that writes a bundle saying which build it
+  // is, and one source file. What is tested is when the launcher builds, not the build.
+  let checkout: string;
+  const launch = (...args: string[]) =>
+    run(process.execPath, [join(checkout, "scripts/cms.mjs"), ...args], { cwd: checkout }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+  const builds = () => Number(readFileSync(join(checkout, "builds.txt"), "utf8"));
+  const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+  /** What the launcher ran: the bundle of which build, with which arguments. */
+  const ran = (stdout: string) => JSON.parse(stdout) as { bundle: number; args: string[] };
+  const standInBuild = [
+    'import { mkdirSync, readFileSync, writeFileSync } from "node:fs";',
+    'if (process.env.BUILD_FAILS) { console.error("a syntax error"); process.exit(1); }',
+    'const n = Number(readFileSync("builds.txt", "utf8")) + 1;',
+    'writeFileSync("builds.txt", String(n));',
+    'mkdirSync("dist", { recursive: true });',
+    'writeFileSync("dist/cms.mjs", "console.log(JSON.stringify({ bundle: " + n + ", args: process.argv.slice(2) }));\\n");',
+    'console.log("stdout of the build");',
+  ];
+
+  beforeAll(() => {
+    checkout = mkdtempSync(join(tmpdir(), "cms-launcher-"));
+    mkdirSync(join(checkout, "scripts"));
+    mkdirSync(join(checkout, "src", "cli"), { recursive: true });
+    copyFileSync(join(root, "scripts/cms.mjs"), join(checkout, "scripts/cms.mjs"));
+    writeFileSync(join(checkout, "package.json"), "{}");
+    writeFileSync(join(checkout, "src/cli/cms.ts"), "// the sources\n");
+    writeFileSync(join(checkout, "builds.txt"), "0");
+    writeFileSync(join(checkout, "scripts/build.mjs"), standInBuild.join("\n"));
+    // Sources older than anything built below.
+    for (const file of ["package.json", "src/cli/cms.ts", "scripts/build.mjs"])
+      utimesSync(join(checkout, file), ago(60), ago(60));
+  });
+  afterAll(() => rmSync(checkout, { recursive: true, force: true }));
+
+  it("builds a missing bundle first, its output on stderr, then runs it with the arguments", async () => {
+    const first = await launch("account", "list");
+    expect(ran(first.stdout)).toEqual({ bundle: 1, args: ["account", "list"] });
+    expect(first.stderr).toContain("cms: building dist/ (not built yet)");
+    expect(first.stderr).toContain("stdout of the build");
+  });
+
+  it("runs a fresh bundle without building", async () => {
+    const again = await launch("mcp", "--token", "t");
+    expect(ran(again.stdout)).toEqual({ bundle: 1, args: ["mcp", "--token", "t"] });
+    expect(again.stderr).toBe("");
+    expect(builds()).toBe(1);
+  });
+
+  it("builds again when a source file, the build script or package.json is newer than the bundle", async () => {
+    for (const [index, file] of ["src/cli/cms.ts", "scripts/build.mjs", "package.json"].entries()) {
+      utimesSync(join(checkout, "dist/cms.mjs"), ago(30), ago(30));
+      utimesSync(join(checkout, file), ago(10), ago(10));
+      const stale = await launch("--help");
+      expect(stale.stderr, file).toContain("cms: building dist/ (the sources changed)");
+      expect(ran(stale.stdout), file).toEqual({ bundle: index + 2, args: ["--help"] });
+      expect((await launch("--help")).stderr, file).toBe("");
+    }
+  });
+
+  it("runs the previous bundle when a build fails, and exits 1 when there is none", async () => {
+    utimesSync(join(checkout, "dist/cms.mjs"), ago(30), ago(30));
+    utimesSync(join(checkout, "src/cli/cms.ts"), ago(10), ago(10));
+    const env = { ...process.env, BUILD_FAILS: "1" };
+    const failed = await run(process.execPath, [join(checkout, "scripts/cms.mjs"), "doctor"], {
+      cwd: checkout,
+      env,
+    });
+    expect(ran(failed.stdout)).toEqual({ bundle: 4, args: ["doctor"] });
+    expect(failed.stderr).toContain("cms: the build failed (see above); running the previous build");
+    rmSync(join(checkout, "dist"), { recursive: true });
+    const none = await run(process.execPath, [join(checkout, "scripts/cms.mjs"), "doctor"], {
+      cwd: checkout,
+      env,
+    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(none).toMatchObject({ code: 1, stdout: "" });
+    expect(none.stderr).toContain("cms: the build failed (see above); `npm run build` tries again");
+  });
 });

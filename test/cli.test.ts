@@ -1,14 +1,15 @@
 // The operator CLI (decisions.md "Running the service"): accounts and tokens against the running
 // server's database. JSON output with --json; errors print one line to stderr and exit non-zero.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectErrorBody } from "./helpers/assertions.ts";
 import { type CliResult, cms, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
+import { builtOrSource, startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
 let created: CliResult;
@@ -339,6 +340,93 @@ describe("what the CLI says it did", () => {
   });
 });
 
+describe("the settings file .env", () => {
+  /** The CLI run in `dir` with the server's environment but none of its database settings. */
+  function cmsIn(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+    const bare = { ...server.env, ...env };
+    for (const name of databaseSettings) if (!(name in env)) delete bare[name];
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [...builtOrSource("cms"), ...args], { cwd: dir, env: bare });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      child.on("error", reject);
+      child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    });
+  }
+  const databaseSettings = ["DATABASE_URL", "CMS_DATA_DIR"];
+  /** A working directory whose .env holds `lines`. */
+  const folderWith = (lines: string[]) => {
+    const dir = mkdtempSync(join(strayDir, "cwd-"));
+    writeFileSync(join(dir, ".env"), `# the server's settings\n${lines.join("\n")}\n`);
+    return dir;
+  };
+  /** The server's database settings as .env lines, quoted. */
+  const serverSettings = () =>
+    databaseSettings.flatMap((name) => (server.env[name] ? [`${name}="${server.env[name]}"`] : []));
+
+  it("finds the server's database from a shell without DATABASE_URL, and says so on stderr", async () => {
+    const dir = folderWith(serverSettings());
+    const made = await cmsIn(dir, [
+      "account",
+      "create",
+      "--name",
+      "Dotenv",
+      "--domain",
+      `${randomBytes(5).toString("hex")}.test`,
+      "--json",
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const { token } = JSON.parse(made.stdout);
+    const source = usesPostgres ? "DATABASE_URL" : "CMS_DATA_DIR";
+    expect(made.stderr.trim().split("\n")).toEqual([
+      expect.stringContaining(`cms: wrote to ${serverDatabase()}`),
+    ]);
+    expect(made.stderr).toContain(`(${source} from ${join(dir, ".env")}`);
+    // The server knows the token: the CLI wrote to its database.
+    const collections = await request(
+      `${server.url}/v1/accounts/${JSON.parse(made.stdout).account_id}/collections`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    expect(collections.status, collections.text).toBe(200);
+    expect(collections.body.data).toEqual([]);
+  });
+
+  it("lets a variable of the real environment win over .env", async () => {
+    const dir = folderWith([
+      `CMS_DATA_DIR=${join(strayDir, "not-the-server")}`,
+      "DATABASE_URL=postgresql://nobody:hunter2@127.0.0.1:1/nowhere",
+    ]);
+    const real = Object.fromEntries(databaseSettings.map((name) => [name, server.env[name] ?? ""]));
+    const listed = await cmsIn(dir, ["account", "list", "--json"], real);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).map((a: { account_id: string }) => a.account_id)).toContain(
+      account.account_id,
+    );
+    expect(listed.stderr.trim()).toContain(`cms: read from ${serverDatabase()}`);
+    expect(listed.stderr).not.toContain(".env");
+  });
+
+  it("never prints the password of a DATABASE_URL from .env", async () => {
+    const dir = folderWith(["DATABASE_URL=postgresql://nobody:hunter2@127.0.0.1:1/nowhere"]);
+    const failed = await cmsIn(dir, ["account", "list"]);
+    expectOneLineError(failed);
+    expect(failed.stderr).not.toContain("hunter2");
+  });
+
+  it("refuses a wrong value in .env with the one line naming it", async () => {
+    const dir = folderWith([...serverSettings(), "SQLITE_SYNCHRONOUS=sometimes"]);
+    const refused = await cmsIn(dir, ["account", "list"]);
+    expectOneLineError(refused);
+    expect(refused.stderr.trim()).toMatch(
+      /^cms: SQLITE_SYNCHRONOUS must be .+ \(got "sometimes"\) \(SQLITE_SYNCHRONOUS set in .+\/\.env\)$/,
+    );
+  });
+});
+
 describe("migrate", () => {
   it("applies the pending migrations of a new database, then finds none", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cms-cli-migrate-"));
@@ -435,5 +523,119 @@ describe("theme install", () => {
     expect(templates.status, templates.text).toBe(200);
     const handles = templates.body.data.map((template: { handle: string }) => template.handle);
     expect(handles).toEqual(expect.arrayContaining(installed));
+  });
+
+  /** A theme folder of the test's own: theme.json listing `templates`, and the files given. */
+  function themeFolder(templates: unknown[], files: Record<string, string>): string {
+    const folder = mkdtempSync(join(strayDir, "theme-"));
+    writeFileSync(join(folder, "theme.json"), JSON.stringify({ name: "own", templates }));
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(folder, name)), { recursive: true });
+      writeFileSync(join(folder, name), text);
+    }
+    return folder;
+  }
+
+  it("installs a theme from any directory holding a theme.json, by an absolute or a relative path", async () => {
+    const folder = themeFolder(
+      [
+        { handle: "own-layout", kind: "layout", title: "Own layout" },
+        { handle: "own/about", kind: "template", title: "About" },
+      ],
+      {
+        "own-layout.liquid": "<main>{{ content_for_layout }}</main>",
+        "own/about.liquid": "<h1>{{ title }}</h1>",
+      },
+    );
+    const absolute = await cms(server, [
+      "theme",
+      "install",
+      "--account",
+      account.account_id,
+      "--path",
+      folder,
+    ]);
+    expect(absolute.code, absolute.stderr).toBe(0);
+    expect(absolute.stdout.trim()).toBe(
+      `theme ${folder} installed in account ${account.account_id}: own-layout, own/about`,
+    );
+    const about = await api(server, account).get("/templates/own%2Fabout");
+    expect(about.status, about.text).toBe(200);
+    expect(about.body).toMatchObject({ kind: "template", title: "About", html: "<h1>{{ title }}</h1>" });
+
+    writeFileSync(join(folder, "own/about.liquid"), "<h2>{{ title }}</h2>");
+    const root = new URL("..", import.meta.url).pathname;
+    const relativePath = relative(root, folder);
+    const again = await cms(server, [
+      "theme",
+      "install",
+      "--account",
+      account.account_id,
+      "--path",
+      relativePath,
+      "--json",
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ installed: ["own-layout", "own/about"] });
+    expect((await api(server, account).get("/templates/own%2Fabout")).body.html).toBe("<h2>{{ title }}</h2>");
+  });
+
+  it("refuses a folder without theme.json, a listed file that is missing, a handle outside the folder and bad Liquid, installing nothing", async () => {
+    const install = (folder: string) =>
+      cms(server, ["theme", "install", "--account", account.account_id, "--path", folder]);
+    const good = { handle: "never-installed", kind: "template", title: "Fine" };
+    const goodFile = { "never-installed.liquid": "<p>fine</p>" };
+
+    const empty = mkdtempSync(join(strayDir, "empty-"));
+    const noManifest = await install(empty);
+    expectOneLineError(noManifest);
+    expect(noManifest.stderr).toContain(`cms: no theme.json in ${empty}`);
+
+    const noFolder = await install(join(empty, "nowhere"));
+    expectOneLineError(noFolder);
+    expect(noFolder.stderr).toContain("no such directory");
+
+    const missing = themeFolder([good, { handle: "gone", kind: "template", title: "Gone" }], goodFile);
+    const missingRun = await install(missing);
+    expectOneLineError(missingRun);
+    expect(missingRun.stderr).toContain("lists 'gone', but gone.liquid is missing");
+
+    const outside = themeFolder([good, { handle: "../escape", kind: "template", title: "Out" }], goodFile);
+    writeFileSync(join(outside, "..", "escape.liquid"), "<p>not the theme's</p>");
+    const outsideRun = await install(outside);
+    expectOneLineError(outsideRun);
+    expect(outsideRun.stderr).toContain("'../escape' names a file outside");
+
+    const badKind = themeFolder([{ ...good, kind: "page" }], goodFile);
+    const badKindRun = await install(badKind);
+    expectOneLineError(badKindRun);
+    expect(badKindRun.stderr).toMatch(/theme\.json: templates\.0\.kind /);
+
+    const broken = themeFolder([good, { handle: "broken", kind: "template", title: "Broken" }], {
+      ...goodFile,
+      "broken.liquid": "<p>\n{% if %}</p>",
+    });
+    const brokenRun = await install(broken);
+    expectOneLineError(brokenRun);
+    expect(brokenRun.stderr).toMatch(/^cms: broken\.liquid line 2: .+; nothing was installed$/m);
+
+    const both = await cms(server, [
+      "theme",
+      "install",
+      "--account",
+      account.account_id,
+      "--name",
+      "starter",
+      "--path",
+      broken,
+    ]);
+    expectOneLineError(both);
+    expect(both.stderr.trim()).toBe("cms: give one of --name or --path");
+
+    const handles = (await api(server, account).get("/templates")).body.data.map(
+      (template: { handle: string }) => template.handle,
+    );
+    expect(handles).not.toContain("never-installed");
+    expect(handles).not.toContain("broken");
   });
 });

@@ -1,9 +1,15 @@
 // Settings (docs/configuration.md): every variable's default, and a wrong value refused with one line that
 // names the variable, says what it must be and quotes what it got (a URL that may hold a password by its
 // scheme only). test/setup-errors.test.ts checks the same line reaches the operator from the real server.
-import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { queryCountingEnabled } from "../src/db/query-count.ts";
+import { loadSettingsFile } from "../src/settings-file.ts";
+import { builtOrSource } from "./helpers/server.ts";
 
 const refusal = (env: NodeJS.ProcessEnv) => () => loadConfig(env);
 
@@ -121,4 +127,77 @@ describe("CMS_COUNT_QUERIES", () => {
     for (const value of [undefined, "", "0", "true"])
       expect(queryCountingEnabled({ CMS_COUNT_QUERIES: value })).toBe(false);
   });
+});
+
+describe("the settings file .env", () => {
+  const folder = (text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), "cms-dotenv-"));
+    writeFileSync(join(dir, ".env"), text);
+    return dir;
+  };
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("adds its variables under the real ones: a variable set in the environment, even empty, keeps its value", () => {
+    const dir = folder(
+      '# the server\'s settings\nDATABASE_URL="postgresql://cms:secret@db.test/cms"\nPORT=8080\nHOST=127.0.0.1\nexport READ_CACHE_MB=4\n',
+    );
+    made.push(dir);
+    const env: NodeJS.ProcessEnv = { PORT: "9090", HOST: "" };
+    expect(loadSettingsFile(dir, env)).toEqual({
+      path: join(dir, ".env"),
+      names: ["DATABASE_URL", "READ_CACHE_MB"],
+    });
+    expect(env).toEqual({
+      PORT: "9090",
+      HOST: "",
+      DATABASE_URL: "postgresql://cms:secret@db.test/cms",
+      READ_CACHE_MB: "4",
+    });
+    expect(loadConfig(env)).toMatchObject({ port: 9090, databaseUrl: "postgresql://cms:secret@db.test/cms" });
+  });
+
+  it("is optional, and one that cannot be read is a setup error naming it", () => {
+    const empty = mkdtempSync(join(tmpdir(), "cms-dotenv-"));
+    made.push(empty);
+    expect(loadSettingsFile(empty, {})).toBeUndefined();
+    mkdirSync(join(empty, ".env"));
+    expect(() => loadSettingsFile(empty, {})).toThrow(
+      `cannot read the settings file ${join(empty, ".env")} (illegal operation on a directory)`,
+    );
+  });
+
+  it("is read by the server from its working directory", async () => {
+    const dir = folder("SQLITE_SYNCHRONOUS=sometimes\n");
+    made.push(dir);
+    // Harmless if .env were not read: a server on a free port of the loopback, stopped below.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      CMS_DATA_DIR: join(dir, "data"),
+    };
+    delete env.SQLITE_SYNCHRONOUS;
+    delete env.NODE_OPTIONS;
+    const child = spawn(process.execPath, builtOrSource("main"), {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.on("exit", (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    expect(stderr.trim()).toBe(
+      `cms: SQLITE_SYNCHRONOUS must be full or normal (got "sometimes") (SQLITE_SYNCHRONOUS set in ${join(dir, ".env")})`,
+    );
+    expect(code).toBe(1);
+  }, 30_000);
 });

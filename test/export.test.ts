@@ -437,7 +437,7 @@ describe("cms export", () => {
     const out = join(dir, "site.yaml");
     const result = await cms(server, ["export", "--account", account.account_id, "--out", out]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.trim()).toBe(`exported 3 collections, 3 entries and 1 assets to ${out}`);
+    expect(result.stdout.trim()).toBe(`exported 3 collections, 3 entries and 1 asset to ${out}`);
     // stderr is no terminal here: no progress bar, only the line naming the database.
     expect(result.stderr).not.toContain("\r");
     expect(timeless(parse(readFileSync(out, "utf8")))).toEqual(timeless(site));

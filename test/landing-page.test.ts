@@ -1,7 +1,8 @@
 // `/` on a host that is no account's domain (the server's own address, the first one a new user opens)
-// answers 404 with a page pointing at the APIs; every other path there, and `/` of an account's domain,
-// keep their plain 404.
+// answers 200 with a page saying what the server is and pointing at the APIs; every other path there keeps
+// its plain 404, and `/` of an account's domain stays the account's own site.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "./helpers/api.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 import { siteRequest } from "./helpers/site.ts";
@@ -22,12 +23,13 @@ const links = (html: string) => [...html.matchAll(/<a href="([^"]+)"/g)].map((ma
 
 describe("the landing page of an unknown host", () => {
   for (const host of ["localhost:3000", "127.0.0.1", "nobody.example"]) {
-    it(`answers / on ${host} with a 404 page linking GraphQL, the REST reference and the health check`, async () => {
+    it(`answers / on ${host} with a 200 page linking GraphQL, the REST reference and the health check`, async () => {
       const response = await siteRequest(server, "/", host);
-      expect(response.status).toBe(404);
+      expect(response.status).toBe(200);
       expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
       expect(links(response.text)).toEqual(expect.arrayContaining(["/graphql", "/v1/docs", "/healthz"]));
-      expect(response.text).toContain("No site is published at this address");
+      expect(response.text).toContain("<h1>Content Management Service</h1>");
+      expect(response.text).toContain("each account's public site");
     });
   }
 
@@ -51,7 +53,7 @@ describe("the landing page of an unknown host", () => {
 
   it("answers HEAD / with the landing page's headers and no body", async () => {
     const response = await siteRequest(server, "/", "localhost", { method: "HEAD" });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(response.text).toBe("");
   });
@@ -59,6 +61,32 @@ describe("the landing page of an unknown host", () => {
   it("is not shown on an account's domain: its own site answers there", async () => {
     const response = await siteRequest(server, "/", account.domain);
     expect(response.status).toBe(404);
+    expect(response.text).not.toContain("/v1/docs");
+  });
+
+  it("leaves an account's home page at / of its domain", async () => {
+    const client = api(server, account);
+    const template = await client.post("/templates", {
+      template: { handle: "home", title: "Home", kind: "template", html: "<h1>{{ title }}</h1>" },
+    });
+    expect(template.status, template.text).toBe(201);
+    const pages = await client.post("/collections", {
+      name: "Pages",
+      handle: "pages",
+      routing: ":handle",
+      root_routing: true,
+      template_handle: "home",
+      blueprint: { fields: [{ handle: "body", type: "text" }] },
+    });
+    expect(pages.status, pages.text).toBe(201);
+    const home = await client.post("/collections/pages/entries", {
+      handle: "index",
+      title: "Acme own home",
+    });
+    expect(home.status, home.text).toBe(201);
+    const response = await siteRequest(server, "/", account.domain);
+    expect(response.status).toBe(200);
+    expect(response.text).toContain("<h1>Acme own home</h1>");
     expect(response.text).not.toContain("/v1/docs");
   });
 });

@@ -73,3 +73,26 @@ describe("the README walk-through", () => {
     expect(run.out).not.toMatch(/^\s*\d+ 429$/m);
   });
 });
+
+describe("the README's opening", () => {
+  const readme = readFileSync(`${root}README.md`, "utf8");
+  const opening = readme.slice(0, readme.indexOf("\n## "));
+
+  it("starts with the two commands that work on a fresh machine: start the service, run the tests", () => {
+    const blocks = [...opening.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+    expect(blocks.slice(0, 2)).toEqual(["npm ci && npm start\n", "npm ci && npm run test:all\n"]);
+    expect(opening.indexOf("npm ci && npm start")).toBeLessThan(200);
+  });
+
+  it("says what the test command installs, and that installing needs root", () => {
+    const services = readFileSync(`${root}scripts/test-services.sh`, "utf8");
+    const installed = [...services.matchAll(/^\s*apt_install ("[^"]+"|\S+)/gm)].map((match) =>
+      (match[1] ?? "").replaceAll('"', "").replace("$tool", ""),
+    );
+    expect(installed).toEqual(expect.arrayContaining(["PostgreSQL", "Redis", "Chromium"]));
+    for (const what of [...installed.filter(Boolean), "curl", "jq"]) expect(opening).toContain(what);
+    expect(opening).toContain("scripts/test-services.sh");
+    expect(opening).toMatch(/needs root/);
+    expect(opening).toMatch(/each even when an earlier one failed/);
+  });
+});

@@ -18,6 +18,7 @@ import { ownedLegacyFiles } from "../schema/assets/orphans.ts";
 import { openStorage } from "../storage/open.ts";
 import type { StoredFile } from "../storage/storage.ts";
 import { UsageError } from "./args.ts";
+import { counted } from "./plural.ts";
 import { progressBar } from "./progress.ts";
 import { addFile, writeTarGz } from "./tar-entry.ts";
 
@@ -51,7 +52,7 @@ export async function backupToFile(
     for await (const file of ownedLegacyFiles(database.db, storage)) files.push(file);
     const total = files.reduce((sum, file) => sum + file.size, 0);
     const bar = progressBar(process.stderr, "backing up", total + 1);
-    bar.update(1, `database copied, ${files.length} asset files`);
+    bar.update(1, `database copied, ${counted(files.length, "asset file")}`);
 
     let done = 1;
     let assets = 0;
@@ -67,7 +68,7 @@ export async function backupToFile(
           await addFile(pack, `assets/${file.accountId}/${file.assetId}`, file.size, bytes, file.modifiedAt);
           assets++;
           done += file.size;
-          bar.update(done, `${assets}/${files.length} asset files`);
+          bar.update(done, `${assets}/${counted(files.length, "asset file")}`);
         }
       });
     } finally {

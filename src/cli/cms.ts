@@ -13,6 +13,7 @@ import { oneLine, readSettings, SetupError } from "../setup-errors.ts";
 import { parseCommandLine, UsageError } from "./args.ts";
 import { commands, mcpOptions, restoreOptions, usage } from "./commands.ts";
 import { databaseName } from "./database-name.ts";
+import { counted } from "./plural.ts";
 
 async function run(): Promise<void> {
   logToStderr();
@@ -83,7 +84,7 @@ async function restore(values: Record<string, unknown>): Promise<void> {
   console.log(
     values.json
       ? JSON.stringify(summary)
-      : `restored the ${summary.database} database and ${summary.assets} asset files from ${summary.file}`,
+      : `restored the ${summary.database} database and ${counted(summary.assets, "asset file")} from ${summary.file}`,
   );
   console.error(`cms: wrote to ${databaseName(config)}`);
 }

@@ -9,6 +9,7 @@ import { listAccounts } from "../schema/accounts/list-accounts.ts";
 import { listTokens } from "../schema/accounts/list-tokens.ts";
 import { revokeToken, revokeTokenById } from "../schema/accounts/tokens.ts";
 import { type OptionSpec, UsageError } from "./args.ts";
+import { counted } from "./plural.ts";
 
 export interface Outcome {
   json: unknown;
@@ -84,12 +85,17 @@ export const commands: Record<string, Command> = {
     },
   },
   "theme install": {
-    options: { account: required, name: optional, json },
-    async run(database, { account = "", name = "starter" }) {
+    options: { account: required, name: optional, path: optional, json },
+    async run(database, { account = "", name, path }) {
+      if (name !== undefined && path !== undefined) throw new UsageError("give one of --name or --path");
       // Loaded here only: the installer brings in the whole GraphQL schema.
       const { installTheme } = await import("./theme.ts");
-      const { installed } = await installTheme(database, account, name);
-      const text = `theme ${name} installed in account ${account}: ${installed.join(", ")}`;
+      const { installed } = await installTheme(
+        database,
+        account,
+        path ? { path } : { name: name ?? "starter" },
+      );
+      const text = `theme ${path ?? name ?? "starter"} installed in account ${account}: ${installed.join(", ")}`;
       return { json: { installed }, text, wrote: true };
     },
   },
@@ -99,8 +105,10 @@ export const commands: Record<string, Command> = {
       // Loaded here only: the export brings in the schema and the archive writer.
       const { exportToFile } = await import("./export.ts");
       const summary = await exportToFile(database, config, account, out);
-      const missing = summary.missing_files ? `, ${summary.missing_files} asset files missing` : "";
-      const text = `exported ${summary.collections} collections, ${summary.entries} entries and ${summary.assets} assets to ${summary.file}${missing}`;
+      const missing = summary.missing_files
+        ? `, ${counted(summary.missing_files, "asset file")} missing`
+        : "";
+      const text = `exported ${counted(summary.collections, "collection")}, ${counted(summary.entries, "entry", "entries")} and ${counted(summary.assets, "asset")} to ${summary.file}${missing}`;
       return { json: summary, text, wrote: false };
     },
   },
@@ -110,7 +118,7 @@ export const commands: Record<string, Command> = {
       // Loaded here only: the AWS SDK is large.
       const { copyAssetsToS3 } = await import("./copy-to-s3.ts");
       const summary = await copyAssetsToS3(database, config, to);
-      const text = `copied ${summary.copied} asset files (${summary.bytes} bytes) to ${summary.bucket}; ${summary.skipped} were already there`;
+      const text = `copied ${counted(summary.copied, "asset file")} (${counted(summary.bytes, "byte")}) to ${summary.bucket}; ${summary.skipped} ${summary.skipped === 1 ? "was" : "were"} already there`;
       return { json: summary, text, wrote: false };
     },
   },
@@ -134,7 +142,7 @@ export const commands: Record<string, Command> = {
       // Loaded here only: the archive writer.
       const { backupToFile } = await import("./backup.ts");
       const summary = await backupToFile(database, config, out);
-      const text = `backed up the ${summary.database} database and ${summary.assets} asset files to ${summary.file} (${summary.bytes} bytes)`;
+      const text = `backed up the ${summary.database} database and ${counted(summary.assets, "asset file")} to ${summary.file} (${counted(summary.bytes, "byte")})`;
       return { json: summary, text, wrote: false };
     },
   },
@@ -173,7 +181,7 @@ export const usage = `usage:
   cms token create --account ACCOUNT_ID [--scope read|write] [--json]
   cms token list --account ACCOUNT_ID [--json]
   cms token revoke (--token TOKEN | --id TOKEN_ID)
-  cms theme install --account ACCOUNT_ID [--name starter] [--json]
+  cms theme install --account ACCOUNT_ID [--name starter | --path DIR] [--json]   a shipped theme, or DIR's theme.json
   cms export --account ACCOUNT_ID --out FILE.yaml|FILE.tar.gz [--json]   the whole site (.tar.gz: with asset files)
   cms import --account ACCOUNT_ID FILE.yaml|FILE.tar.gz [--dry-run] [--json]   a whole site, all or nothing
   cms backup --out FILE.tar.gz [--json]   the whole instance (database and asset files), while the server runs
@@ -182,4 +190,5 @@ export const usage = `usage:
   cms doctor [--json]   asset files no asset names, and assets whose file is missing
   cms assets copy-to-s3 [--to s3://BUCKET/PREFIX] [--json]   copies CMS_DATA_DIR/assets into the bucket (default: ASSET_STORAGE's)
   cms mcp (--token TOKEN | --account ACCOUNT_ID)   the tool interface (MCP) over stdin/stdout
-They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data).`;
+They use the database the server's settings name: DATABASE_URL, else CMS_DATA_DIR (default ./data), from the
+environment or else from .env in the working directory; stderr says which database was used.`;

@@ -5,6 +5,7 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { missingFiles, orphanFiles } from "../schema/assets/orphans.ts";
 import { openStorage } from "../storage/open.ts";
+import { counted } from "./plural.ts";
 
 export interface DoctorReport {
   orphan_files: { account_id: string; asset_id: string; size: number; modified_at: string }[];
@@ -38,13 +39,13 @@ export function reportText(report: DoctorReport): string {
   const lines = [
     ...report.orphan_files.map(
       (file) =>
-        `orphan file ${file.account_id}/${file.asset_id} (${file.size} bytes, modified ${file.modified_at}): no asset names it`,
+        `orphan file ${file.account_id}/${file.asset_id} (${counted(file.size, "byte")}, modified ${file.modified_at}): no asset names it`,
     ),
     ...report.missing_files.map(
       (row) =>
         `missing file ${row.account_id}/${row.asset_id}: the asset ${[row.path, row.filename].filter(Boolean).join("/")} has no stored bytes`,
     ),
   ];
-  const summary = `${report.orphan_files.length} orphan files, ${report.missing_files.length} assets without their file`;
+  const summary = `${counted(report.orphan_files.length, "orphan file")}, ${counted(report.missing_files.length, "asset")} without ${report.missing_files.length === 1 ? "its" : "their"} file`;
   return [...lines, summary].join("\n");
 }

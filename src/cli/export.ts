@@ -12,6 +12,7 @@ import { createContext } from "../schema/context.ts";
 import { assetFiles, type ExportProgress, exportSite } from "../schema/export/index.ts";
 import { openStorage } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
+import { counted } from "./plural.ts";
 import { type Progress, progressBar } from "./progress.ts";
 import { addFile, writeTarGz } from "./tar-entry.ts";
 
@@ -41,7 +42,10 @@ export async function exportToFile(
   // Parts are produced, and progress heard, only once the counts (the bar's total) are known.
   let progress: Progress | undefined;
   const { counts, parts } = await exportSite(ctx, accountId, (done: ExportProgress) =>
-    progress?.update(done.entries + done.assets, `${done.entries}/${counts.entries} entries`),
+    progress?.update(
+      done.entries + done.assets,
+      `${done.entries}/${counted(counts.entries, "entry", "entries")}`,
+    ),
   );
   progress = progressBar(process.stderr, "exporting", counts.entries + counts.assets);
   const partial = `${out}.partial`;

@@ -12,6 +12,7 @@ import { createContext } from "../schema/context.ts";
 import { type ImportPhase, type ImportReport, importSite } from "../schema/import/index.ts";
 import { openStorage } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
+import { counted } from "./plural.ts";
 import { type Progress, progressBar } from "./progress.ts";
 
 const labels: Record<ImportPhase, string> = {
@@ -46,7 +47,10 @@ export async function importFromFile(
       progress = progressBar(process.stderr, labels[now], total);
       phase = now;
     }
-    progress?.update(done, now === "reading" ? "the document" : `${done}/${total} entries`);
+    progress?.update(
+      done,
+      now === "reading" ? "the document" : `${done}/${counted(total, "entry", "entries")}`,
+    );
   };
   try {
     const source = archive ? { archive: createReadStream(file) } : { document: await readText(file) };

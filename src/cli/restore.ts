@@ -21,6 +21,7 @@ import { newInstallationId, setInstallationId } from "../storage/installation.ts
 import { openStorageOf } from "../storage/open.ts";
 import { UsageError } from "./args.ts";
 import { BACKUP_FORMAT, MANIFEST } from "./backup.ts";
+import { counted } from "./plural.ts";
 import { progressBar } from "./progress.ts";
 
 const assetName = /^assets\/([a-z]+_[0-9a-z]+)\/([a-z]+_[0-9a-z]+)$/;
@@ -48,7 +49,7 @@ export async function restoreFromFile(
   let kind: string | undefined;
   const progress = progressBar(process.stderr, "restoring", size);
   const source = createReadStream(file);
-  source.on("data", () => progress.update(source.bytesRead, `${written.length} asset files`));
+  source.on("data", () => progress.update(source.bytesRead, counted(written.length, "asset file")));
   const extract = tar.extract();
   const reading = pipeline(source, createGunzip(), extract);
   reading.catch(() => {});

@@ -1,5 +1,6 @@
-// The 404 page at `/` of a host that is no account's domain (src/schema/site/host.ts): where the APIs
-// and their explorers are, for someone who opened the server's address in a browser.
+// The page at `/` of a host that is no account's domain (src/schema/site/host.ts): what this server is and
+// where the APIs and their explorers are, for someone who opened the server's address in a browser. It is
+// a 200: the address works, it serves the APIs rather than a site.
 import { Response } from "../http/fetch-api.ts";
 
 const body = `<!doctype html>
@@ -12,7 +13,8 @@ const body = `<!doctype html>
 </head>
 <body>
 <h1>Content Management Service</h1>
-<p>No site is published at this address: an account's site is served on the account's domain.</p>
+<p>This server hosts the content of its accounts: their APIs answer here, and each account's public site
+is served on the account's own domain.</p>
 <ul>
 <li><a href="/graphql">/graphql</a>: GraphQL, with the GraphiQL explorer in a browser</li>
 <li><a href="/v1/docs">/v1/docs</a>: the REST API reference (<a href="/v1/openapi.json">OpenAPI document</a>)</li>
@@ -24,5 +26,5 @@ const body = `<!doctype html>
 `;
 
 export function landingPage(): Response {
-  return new Response(body, { status: 404, headers: { "content-type": "text/html; charset=utf-8" } });
+  return new Response(body, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } });
 }

@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { expect } from "vitest";
 import { type ApiResponse, request } from "./api.ts";
 import { expectNoInternals } from "./assertions.ts";
-import type { TestServer } from "./server.ts";
+import { builtOrSource, type TestServer } from "./server.ts";
 
 export const MCP_PATH = "/v1/mcp";
 
@@ -55,7 +55,7 @@ export async function stdioClient(
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", "src/cli/cms.ts", "mcp", ...args],
+    args: [...builtOrSource("cms"), "mcp", ...args],
     cwd: new URL("../..", import.meta.url).pathname,
     env,
     stderr: "pipe",

@@ -21,8 +21,8 @@ export function hostName(host: string | null | undefined): string {
 }
 
 /**
- * On a host that is no account's domain every path is 404; at `/`, the first address a new user opens,
- * the 404 is a landing page pointing at the APIs instead of a bare "Not found".
+ * On a host that is no account's domain every path is 404 but `/`, the first address a new user opens:
+ * there a landing page (200) says what the server is and points at the APIs.
  */
 export function isServiceLandingPath(path: string): boolean {
   return path === "/";
