@@ -31,7 +31,12 @@ const staging = mkdtempSync(join(outdir, ".build-"));
 
 try {
   await build({
-    entryPoints: { main: "src/main.ts", cms: "src/cli/cms.ts" },
+    entryPoints: {
+      main: "src/main.ts",
+      cms: "src/cli/cms.ts",
+      // Site pages render in worker threads (src/render/render-pool.ts) started from this file.
+      "render-worker": "src/render/render-worker.ts",
+    },
     outdir: staging,
     outExtension: { ".js": ".mjs" },
     bundle: true,

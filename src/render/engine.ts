@@ -21,9 +21,9 @@ const parsedTemplates = new ParsedTemplateCache(undefined, undefined, (templates
 
 /**
  * Where `{% render %}` and `{% include %}` look (liquidjs's `partials` root; not a handle: handles have no
- * `:`). A partial the account lacks renders as its own name, as on the service (its previewer's file system
- * gives a missing file's path as its source), so that one missing partial does not take the whole page
- * down; a missing page template or layout is still an error.
+ * `:`). A partial the account lacks renders as an HTML comment saying so, as a missing form does, and is
+ * noted in the render scope (the page's render logs it), so that one missing partial neither takes the
+ * whole page down nor shows on it; a missing page template or layout is still an error.
  */
 const PARTIALS = "partial:";
 
@@ -31,11 +31,14 @@ const exists = (file: string) =>
   file.startsWith(PARTIALS) || renderScope().templates.has(templateHandle(file));
 const read = (file: string) => {
   const handle = templateHandle(file.startsWith(PARTIALS) ? file.slice(PARTIALS.length) : file);
-  const html = renderScope().templates.get(handle);
+  const scope = renderScope();
+  const html = scope.templates.get(handle);
   if (html !== undefined) return html;
+  if (!file.startsWith(PARTIALS)) throw new Error(`template '${handle}' not found`);
+  // A few names say what is wrong; a name from data in a loop could make thousands.
+  if (scope.missingPartials && scope.missingPartials.size < 20) scope.missingPartials.add(handle);
   // Parsed as Liquid like any source: a name from data (`{% render entry.kind %}`) must not bring tags.
-  if (file.startsWith(PARTIALS)) return /^[\w./-]*$/.test(handle) ? handle : "";
-  throw new Error(`template '${handle}' not found`);
+  return /^[\w./-]*$/.test(handle) ? `<!-- partial '${handle}' not found -->` : "<!-- partial not found -->";
 };
 
 export const engine = new Liquid({

@@ -1,7 +1,7 @@
 // Rendering one page: its template, then its layout around it (decisions.md, "Site rendering"). The
 // layout places the page with `content_for_layout` and head extras with `content_for_header`.
 import type { Liquid } from "liquidjs";
-import { withoutTrailingSlash } from "../schema/site/page-at.ts";
+import { withoutTrailingSlash } from "../schema/site/trailing-slash.ts";
 import { contentForHeader } from "./head.ts";
 import type { SiteData, SitePage } from "./site-data.ts";
 
