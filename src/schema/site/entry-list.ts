@@ -11,10 +11,9 @@ import { countEntries } from "../entries/count.ts";
 import { ApiError } from "../errors.ts";
 import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
 import { type Pagination, paginationOf, queryPageUrl } from "./pagination.ts";
+import { perPageOf } from "./per-page.ts";
 import { contentFilters, type QueryCondition } from "./query-filter.ts";
 import { visible } from "./scope.ts";
-
-import { perPageOf } from "./per-page.ts";
 
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE, perPageOf } from "./per-page.ts";
 
