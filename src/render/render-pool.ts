@@ -93,8 +93,10 @@ export function renderInWorker(
 /** Sends the page to the worker with the fewest pages, watched until its deadline and the grace. */
 function dispatch(render: Render): void {
   const remainingMs = render.deadline - performance.now();
-  if (remainingMs <= 0 || render.attempts >= MAX_ATTEMPTS)
-    return settle(render, new RenderLimitError("page render time limit exceeded"));
+  if (remainingMs <= 0 || render.attempts >= MAX_ATTEMPTS) {
+    settle(render, new RenderLimitError("page render time limit exceeded"));
+    return;
+  }
   const worker = pool().reduce((least, next) => (next.renders.size < least.renders.size ? next : least));
   render.attempts += 1;
   render.worker = worker;
