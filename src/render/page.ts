@@ -72,7 +72,9 @@ export async function renderPage(
   const header = contentForHeader({
     title: `${title} | ${site.name}`,
     description,
-    canonical: `${url.protocol}//${url.host}${path}`,
+    // An index page's own URL, as its page links write it (`/blog` for page 1, `/blog/page/3` for
+    // `/blog?page=3`); an entry's, the path it was asked at.
+    canonical: `${url.protocol}//${url.host}${(page.kind === "index" && page.path) || path}`,
     // decisions.md names one type for every page of a collection, index pages included.
     schemaType: page.collection.schema_type,
     publishedAt: page.entry?.published_at,

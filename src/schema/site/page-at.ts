@@ -29,7 +29,9 @@ export async function pageAt(
     return index && { ...index, current_page: page, base_path: path };
   }
   const base = paged[1] || "/";
-  const number = Math.max(1, Number(paged[2]));
+  const number = Number(paged[2]);
+  // Pages count from 1: `/blog/page/0` names no page.
+  if (number < 1) return null;
   const index = await indexAt(ctx, scope, base, number);
   if (index) return { ...index, current_page: number, base_path: base };
   const paginated = await entryPageAt(ctx, scope, base);
