@@ -2,7 +2,8 @@
 // account being rendered (from the render scope: never the server's files, never another account's),
 // parse results are cached across requests (template-cache.ts), and parse, render-time and memory
 // limits stop a runaway template; filters, tags, operators and outputs run paced (render-guard.ts), so
-// the time limit holds however the time is spent and other requests are served meanwhile.
+// the time limit holds however the time is spent and the other pages of the render worker it runs in
+// (render-worker.ts) render meanwhile.
 import { type Context, defaultOperators, type FilterImplOptions, Liquid, type Operators } from "liquidjs";
 import { registerCmsFilters } from "./filters.ts";
 import { COMPARED_ITEMS, checkSize, pace } from "./render-guard.ts";
