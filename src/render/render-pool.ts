@@ -42,7 +42,7 @@ interface RenderWorker {
 }
 
 const renders = new Map<number, Render>();
-let workers: RenderWorker[] = [];
+const workers: RenderWorker[] = [];
 let lastId = 0;
 
 /** The render worker's file: beside this module from the sources, at the top of the build from a bundle. */
@@ -58,14 +58,18 @@ function startWorker(): RenderWorker {
   // Idle workers do not keep the process alive.
   thread.unref();
   thread.on("message", (message: FromWorker) => answer(worker, message));
-  thread.on("error", (error) => replace(worker, error));
-  thread.on("exit", () => replace(worker, new Error("render worker stopped")));
+  // A worker that failed (out of memory, say) is replaced when a page next needs one, not at once: one
+  // that cannot start would otherwise be started again and again.
+  thread.on("error", (error) => replace(worker, error, false));
+  thread.on("exit", () => replace(worker, new Error("render worker stopped"), false));
   return worker;
 }
 
+const POOL_SIZE = Math.max(1, availableParallelism());
+
+/** The workers, started on the first page and topped up when one went away. */
 function pool(): RenderWorker[] {
-  if (workers.length === 0)
-    workers = Array.from({ length: Math.max(1, availableParallelism()) }, startWorker);
+  while (workers.length < POOL_SIZE) workers.push(startWorker());
   return workers;
 }
 
@@ -146,20 +150,21 @@ function stuck(render: Render): void {
 }
 
 /**
- * Stops `worker` and starts another in its place; its pages past their deadline fail with the time
- * limit, the others are sent again.
+ * Stops `worker` and (`restart`) starts another in its place; its pages past their deadline fail with the
+ * time limit, the others are sent again.
  */
-function replace(worker: RenderWorker, cause?: unknown): void {
+function replace(worker: RenderWorker, cause?: unknown, restart = true): void {
   const at = workers.indexOf(worker);
   if (at < 0) return;
-  workers[at] = startWorker();
+  if (restart) workers[at] = startWorker();
+  else workers.splice(at, 1);
   worker.thread.removeAllListeners("exit");
   void worker.thread.terminate();
   for (const render of worker.renders) {
     render.worker = undefined;
     if (performance.now() >= render.deadline)
       settle(render, new RenderLimitError("page render time limit exceeded"));
-    else if (render.attempts >= MAX_ATTEMPTS) settle(render, cause);
+    else if (render.attempts >= MAX_ATTEMPTS) settle(render, cause ?? new Error("render worker stopped"));
     else dispatch(render);
   }
   worker.renders.clear();
