@@ -7,7 +7,7 @@ import { keptLookup } from "../account-lookups.ts";
 import type { Context } from "../context.ts";
 
 /** `{% render 'name' %}`, `{%- include "name", … %}`: the quoted name that follows the tag's name. */
-const NAMED_PARTIAL = /\{%-?\s*(?:render|include)\s+(['"])([^'"\n]*)\1/g;
+const NAMED_PARTIAL = /\{%-?\s*(?:render|include)\s*(['"])([^'"\n]*)\1/g;
 
 /** The partials `html` names by a literal, as handles (`'/byline'` names `byline`), each once. */
 export function namedPartials(html: string): string[] {
