@@ -45,15 +45,25 @@ const renders = new Map<number, Render>();
 const workers: RenderWorker[] = [];
 let lastId = 0;
 
-/** The render worker's file: beside this module from the sources, at the top of the build from a bundle. */
-function workerFile(): URL {
+/**
+ * A render worker's thread: the build's render-worker.mjs (at the top of the build, this module being in
+ * it or in one of its chunks), or, running from the sources, render-worker.ts loaded through tsx, whose
+ * loader a worker thread does not inherit.
+ */
+function workerThread(): Worker {
   const here = import.meta.url;
-  if (here.endsWith(".ts")) return new URL("./render-worker.ts", here);
-  return new URL(here.includes("/chunks/") ? "../render-worker.mjs" : "./render-worker.mjs", here);
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
+  if (!here.endsWith(".ts")) {
+    const file = here.includes("/chunks/") ? "../render-worker.mjs" : "./render-worker.mjs";
+    return new Worker(new URL(file, here), { resourceLimits });
+  }
+  const source = JSON.stringify(new URL("./render-worker.ts", here).href);
+  const load = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${source}); });`;
+  return new Worker(load, { eval: true, resourceLimits });
 }
 
 function startWorker(): RenderWorker {
-  const thread = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const thread = workerThread();
   const worker: RenderWorker = { thread, renders: new Set() };
   // Idle workers do not keep the process alive.
   thread.unref();
