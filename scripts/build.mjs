@@ -31,11 +31,13 @@ const staging = mkdtempSync(join(outdir, ".build-"));
 
 try {
   await build({
-    // The import's YAML is read in worker threads (src/schema/import/read-in-worker.ts): their own entry.
     entryPoints: {
       main: "src/main.ts",
       cms: "src/cli/cms.ts",
+      // Worker threads start from entries of their own: the import's YAML reader
+      // (src/schema/import/read-in-worker.ts) and the site's renderer (src/render/render-pool.ts).
       "import-worker": "src/schema/import/parse-worker.ts",
+      "render-worker": "src/render/render-worker.ts",
     },
     outdir: staging,
     outExtension: { ".js": ".mjs" },

@@ -89,8 +89,8 @@ describe("expensive templates", () => {
 
 describe("file system", () => {
   // Partials and layouts come only from the account's templates (engine.ts): a path names no template,
-  // so a partial renders as one the account lacks does, as its name, and a layout fails the page with the
-  // short 500; neither ever shows the file's bytes.
+  // so a partial renders as one the account lacks does, as an HTML comment naming it, and a layout fails
+  // the page with the short 500; neither ever shows the file's bytes.
   it.each(Object.keys(fileReads))("%s shows none of the server's files", async (handle) => {
     const shown = await page(`/${handle}/p`);
     expect(shown.text).not.toContain("root:");
@@ -100,7 +100,9 @@ describe("file system", () => {
       expect(shown.text).toBe("This page could not be rendered.\n");
     } else {
       expect(shown.status).toBe(200);
-      expect(shown.text).toMatch(/^<main>(etc\/passwd|\.\.\/\.\.\/package\.json)<\/main>$/);
+      expect(shown.text).toMatch(
+        /^<main><!-- partial '(etc\/passwd|\.\.\/\.\.\/package\.json)' not found --><\/main>$/,
+      );
     }
   });
 });

@@ -230,6 +230,7 @@ describe("every tool, answering what REST answers", () => {
       title: "Post page",
       kind: "template",
       html: "<h1>{{ title }}</h1><div class='body'>{{ body }}</div>",
+      warnings: [],
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

@@ -222,6 +222,26 @@ describe("index pages", () => {
     expect((await page("/blog?page=2")).text).toContain("2/2 of 3");
     expect((await page("/blog/page/3")).status).toBe(404);
   });
+
+  it("names each page by its page link in the canonical URL; pages count from 1", async () => {
+    const canonical = (text: string) => /<link rel="canonical" href="([^"]*)">/.exec(text)?.[1];
+    for (const [path, named] of [
+      ["/blog", "/blog"],
+      ["/blog/page/1", "/blog"],
+      ["/blog?page=1", "/blog"],
+      ["/blog/page/2", "/blog/page/2"],
+      ["/blog?page=2", "/blog/page/2"],
+    ] as const) {
+      const shown = await page(path);
+      expect(shown.status, path).toBe(200);
+      expect(canonical(shown.text), path).toBe(`http://${acme.domain}${named}`);
+    }
+    for (const path of ["/blog/page/0", "/blog/page/00"]) {
+      const shown = await page(path);
+      expect(shown.status, path).toBe(404);
+      expect(shown.text, path).not.toContain('<ul class="posts">');
+    }
+  });
 });
 
 describe("forms on the site", () => {

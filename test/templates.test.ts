@@ -28,6 +28,7 @@ function shape(handle: string, title: string, kind: string, html: string) {
     title,
     kind,
     html,
+    warnings: [],
     created_at: expect.stringMatching(ISO),
     updated_at: expect.stringMatching(ISO),
   };
@@ -215,6 +216,32 @@ describe("POST /templates", () => {
     const html =
       "{% render 'byline', author: author %}{{ image | asset_url | image_tag }}{% raw %}{% if %}{% endraw %}";
     expect((await createTemplate("standard-liquid", html)).html).toBe(html);
+  });
+});
+
+describe("warnings", () => {
+  it("lists each partial rendered or included by name that the account lacks, and saves all the same", async () => {
+    await createTemplate("warn-known", "<b>known</b>", { kind: "partial" });
+    const html =
+      "{% render 'warn-nope' %}{%- include \"warn-missing-inc\", a: 1 %}{% render 'warn-known' %}{% render 'warn-nope' %}{% render entry.kind %}";
+    const created = await createTemplate("warns", html);
+    expect(created.html).toBe(html);
+    expect(created.warnings).toEqual([
+      "partial 'warn-nope' not found: the page shows nothing in its place",
+      "partial 'warn-missing-inc' not found: the page shows nothing in its place",
+    ]);
+    // Once the partial exists, reads and the next save no longer list it.
+    await createTemplate("warn-nope", "<i>now here</i>", { kind: "partial" });
+    expect((await client.get("/templates/warns")).body.warnings).toEqual([
+      "partial 'warn-missing-inc' not found: the page shows nothing in its place",
+    ]);
+    const updated = await client.put("/templates/warns", {
+      template: { html: "{% include 'warn-gone' %}{% render 'warn-nope' %}" },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.warnings).toEqual([
+      "partial 'warn-gone' not found: the page shows nothing in its place",
+    ]);
   });
 });
 

@@ -1,8 +1,8 @@
 // What a theme written for the hosted service meets here as it does there (its previewer, Airogel/liquiditor,
 // is the reference), on both databases: the service's own variables (`site`, `navigation`, …) are not
 // hidden by an entry's fields of the same name, while a global is (decisions.md: the entry field wins, the
-// global stays at `globals.<handle>`); a partial the account lacks renders as its name instead of taking
-// the page down; an index paged by its template has all of that paging's pages; an entry's URL with a
+// global stays at `globals.<handle>`); a partial the account lacks renders as an HTML comment (nothing
+// visible) and is logged, instead of taking the page down; an index paged by its template has all of that paging's pages; an entry's URL with a
 // trailing slash is its page; an integer divided by an integer is rounded down, as Liquid does; a date
 // keeps its offset and `date` reads Ruby's `%F`, `%T`, `%c`…; a form names its collection and blueprint,
 // and its field prints as its handle; video_player embeds the URL forms the service does.
@@ -42,7 +42,7 @@ beforeAll(async () => {
     "template",
     "[{{ title }}|{{ seo }}|{{ globals.seo.tagline }}|{{ posts.navigation }}|{{ current_path }}]" +
       "<author>{{ posts.author.title }} of {{ posts.author.company.title }} in {{ posts.author.company.city.title }}</author>" +
-      "[{% render 'byline' %}|{% render 'missing_partial' %}|after]" +
+      "[{% render 'byline' %}|{% render 'missing_partial' %}|{% include 'missing-inc' %}|after]" +
       '{% assign sneaky = "{{ 6 | times: 7 }}<b>" %}[{% render sneaky %}]' +
       "[{{ 10 | divided_by: 4 }}|{{ -7 | divided_by: 2 }}|{{ 7.5 | divided_by: 2 }}|{{ 10 | divided_by: 0.5 }}|" +
       "{{ 1999 | divided_by: 100.0 }}|{% assign cents = 100 %}{{ 1999 | divided_by: cents }}]" +
@@ -184,11 +184,23 @@ it("a web of entries each naming all the others expands within a bound, not 30 t
   expect(Date.now() - started).toBeLessThan(5_000);
 }, 60_000);
 
-it("a partial the account lacks renders as its name, and the page goes on", async () => {
+it("a partial the account lacks renders as nothing visible, is logged, and the page goes on", async () => {
   const page = await siteGet(server, "/blog/hello", account.domain);
-  expect(main(page.text)).toContain("[by the team|missing_partial|after]");
+  expect(page.status).toBe(200);
+  expect(main(page.text)).toContain(
+    "[by the team|<!-- partial 'missing_partial' not found -->|<!-- partial 'missing-inc' not found -->|after]",
+  );
   // A name from data is never run as Liquid nor printed as markup.
-  expect(main(page.text)).toContain("after][]");
+  expect(main(page.text)).toContain("after][<!-- partial not found -->]");
+  const logged = server.output
+    .filter((line) => line.includes('"msg":"partial not found"'))
+    .map((line) => JSON.parse(line));
+  expect(logged.at(-1)).toMatchObject({
+    level: "warn",
+    host: account.domain,
+    path: "/blog/hello",
+    partials: ["missing_partial", "missing-inc", "{{ 6 | times: 7 }}<b>"],
+  });
 });
 
 it("an integer divided by an integer is rounded down; with a fraction it is exact", async () => {

@@ -2,7 +2,8 @@
 // account being rendered (from the render scope: never the server's files, never another account's),
 // parse results are cached across requests (template-cache.ts), and parse, render-time and memory
 // limits stop a runaway template; filters, tags, operators and outputs run paced (render-guard.ts), so
-// the time limit holds however the time is spent and other requests are served meanwhile.
+// the time limit holds however the time is spent and the other pages of the render worker it runs in
+// (render-worker.ts) render meanwhile.
 import { type Context, defaultOperators, type FilterImplOptions, Liquid, type Operators } from "liquidjs";
 import { registerCmsFilters } from "./filters.ts";
 import { COMPARED_ITEMS, checkSize, pace } from "./render-guard.ts";
@@ -21,9 +22,9 @@ const parsedTemplates = new ParsedTemplateCache(undefined, undefined, (templates
 
 /**
  * Where `{% render %}` and `{% include %}` look (liquidjs's `partials` root; not a handle: handles have no
- * `:`). A partial the account lacks renders as its own name, as on the service (its previewer's file system
- * gives a missing file's path as its source), so that one missing partial does not take the whole page
- * down; a missing page template or layout is still an error.
+ * `:`). A partial the account lacks renders as an HTML comment saying so, as a missing form does, and is
+ * noted in the render scope (the page's render logs it), so that one missing partial neither takes the
+ * whole page down nor shows on it; a missing page template or layout is still an error.
  */
 const PARTIALS = "partial:";
 
@@ -31,11 +32,14 @@ const exists = (file: string) =>
   file.startsWith(PARTIALS) || renderScope().templates.has(templateHandle(file));
 const read = (file: string) => {
   const handle = templateHandle(file.startsWith(PARTIALS) ? file.slice(PARTIALS.length) : file);
-  const html = renderScope().templates.get(handle);
+  const scope = renderScope();
+  const html = scope.templates.get(handle);
   if (html !== undefined) return html;
+  if (!file.startsWith(PARTIALS)) throw new Error(`template '${handle}' not found`);
+  // A few names say what is wrong; a name from data in a loop could make thousands.
+  if (scope.missingPartials && scope.missingPartials.size < 20) scope.missingPartials.add(handle);
   // Parsed as Liquid like any source: a name from data (`{% render entry.kind %}`) must not bring tags.
-  if (file.startsWith(PARTIALS)) return /^[\w./-]*$/.test(handle) ? handle : "";
-  throw new Error(`template '${handle}' not found`);
+  return /^[\w./-]*$/.test(handle) ? `<!-- partial '${handle}' not found -->` : "<!-- partial not found -->";
 };
 
 export const engine = new Liquid({

@@ -1,7 +1,7 @@
 // Rendering one page: its template, then its layout around it (decisions.md, "Site rendering"). The
 // layout places the page with `content_for_layout` and head extras with `content_for_header`.
 import type { Liquid } from "liquidjs";
-import { withoutTrailingSlash } from "../schema/site/page-at.ts";
+import { withoutTrailingSlash } from "../schema/site/trailing-slash.ts";
 import { contentForHeader } from "./head.ts";
 import type { SiteData, SitePage } from "./site-data.ts";
 
@@ -72,7 +72,9 @@ export async function renderPage(
   const header = contentForHeader({
     title: `${title} | ${site.name}`,
     description,
-    canonical: `${url.protocol}//${url.host}${path}`,
+    // An index page's own URL, as its page links write it (`/blog` for page 1, `/blog/page/3` for
+    // `/blog?page=3`); an entry's, the path it was asked at.
+    canonical: `${url.protocol}//${url.host}${(page.kind === "index" && page.path) || path}`,
     // decisions.md names one type for every page of a collection, index pages included.
     schemaType: page.collection.schema_type,
     publishedAt: page.entry?.published_at,

@@ -16,8 +16,8 @@ import {
   type TopLevelToken,
   Value,
 } from "liquidjs";
-import { DEFAULT_PER_PAGE, perPageOf } from "../schema/site/entry-list.ts";
 import { type Pagination, paginationOf, pathPageUrl } from "../schema/site/pagination.ts";
+import { DEFAULT_PER_PAGE, perPageOf } from "../schema/site/per-page.ts";
 import { PAGINATE_SYNTAX, parseBlockBody } from "../schema/templates/liquid.ts";
 import { escapeHtml } from "./html.ts";
 import { renderScope } from "./render-scope.ts";

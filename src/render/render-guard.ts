@@ -1,19 +1,19 @@
-// Bounds on one page render however its time is spent (issue #15, item 9). liquidjs checks its
+// Bounds on one page render however its time is spent. liquidjs checks its
 // `renderLimit` only between nodes and counts `memoryLimit` only where it allocates, so one filter
 // (`{{ a | uniq | uniq | … }}` on a four-million range), one operator or one output could hold the
 // process for seconds. Every place a template's value reaches work therefore passes through here —
 // each filter, operator, output and tag, and every loop iteration — which
 //  - stops the render at the page's deadline (RENDER_LIMIT_MS for template and layout together),
 //  - refuses a value too large for the work (so no single step between checks runs long), and
-//  - lets the event loop serve other requests once a slice of SLICE_MS has been spent.
-// Rendering in a worker that can be stopped was the alternative; it was not chosen because the
-// `query`/`paginate` tags read entries through the schema and the request's context, which a worker
-// could only reach through a message bridge, and a stopped worker takes every render it holds with it.
+//  - lets the thread's other pages render once a slice of SLICE_MS has been spent.
+// Pages render in worker threads (render-pool.ts), several to a worker: the turns let a worker's other
+// pages, and the answers to its list reads, through; a worker stuck in one long step is stopped at the
+// deadline by the main thread.
 import type { Context } from "liquidjs";
 import { isPlainObject } from "../schema/json.ts";
 import { currentScope } from "./render-scope.ts";
 
-/** Longest stretch a render runs before other requests get a turn. */
+/** Longest stretch a render runs before the other pages of its thread get a turn. */
 const SLICE_MS = 40;
 /** Largest value a filter, operator or output works on: a unit is an element, a property or 10 characters. */
 export const VALUE_UNITS = 200_000;

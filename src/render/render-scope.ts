@@ -25,6 +25,8 @@ export interface RenderScope {
   varies?: boolean;
   /** performance.now() past which the page (template and layout together) stops rendering. */
   deadline?: number;
+  /** Where `{% render %}`/`{% include %}` note the partials they named that the account lacks. */
+  missingPartials?: Set<string>;
 }
 
 /** How long one page (its template and layout together) may take to render. */

@@ -1,12 +1,12 @@
-// One page of an account's site, rendered from its SiteData: the page's template inside its layout, or
-// the site's 404 page, in a render scope that reaches only this account's templates, forms and entry
-// lists and stops at the render limits. The public site (index.ts) and previews (preview.ts) render
-// here alike; they differ only in the query that loaded the SiteData and its entry lists.
+// One page of an account's site, rendered from its SiteData by a render worker (render-pool.ts,
+// site-render.ts): the page's template inside its layout, or the site's 404 page, reaching only this
+// account's templates, forms and entry lists and stopped at the render limits. The public site (index.ts)
+// and previews (preview.ts) render here alike; they differ only in the query that loaded the SiteData and
+// its entry lists.
 import { GRAPHQL_MAX_INT } from "graphql";
-import { engine } from "./engine.ts";
+import { log } from "../log.ts";
 import type { FormState } from "./form-drop.ts";
-import { renderNotFound, renderPage } from "./page.ts";
-import { type RenderScope, withRenderScope } from "./render-scope.ts";
+import { renderInWorker } from "./render-pool.ts";
 import type { EntryList, EntryListArgs, SiteData } from "./site-data.ts";
 
 export interface RenderedSitePage {
@@ -20,7 +20,8 @@ export interface RenderedSitePage {
 /**
  * Renders `site.page` as the page at `url` (`page` being its `?page=N`, unless the schema found the page
  * number in the path), or the 404 page when there is none; `entries` reads the `query` and `paginate`
- * tags' lists, `formState` is a failed submission to show again. Throws what the render throws.
+ * tags' lists, `formState` is a failed submission to show again. Throws what the render throws. A partial
+ * the templates name that the account lacks renders as nothing, and is logged.
  */
 export async function renderSitePage(
   site: SiteData,
@@ -29,28 +30,16 @@ export async function renderSitePage(
   entries: (args: EntryListArgs) => Promise<EntryList | null>,
   formState?: FormState,
 ): Promise<RenderedSitePage> {
-  const lists = new Map<string, Promise<EntryList | null>>();
-  const scope: RenderScope = {
-    accountId: site.id,
-    templates: new Map(site.templates.map((template) => [template.handle, template.html])),
-    forms: site.forms,
-    formState,
-    page: site.page?.current_page ?? page,
-    path: site.page?.base_path ?? url.pathname,
-    // The same list asked for twice (a query in a loop, say) is read once per render.
-    entries: (args) => {
-      const key = JSON.stringify(args);
-      const list = lists.get(key) ?? entries(args);
-      lists.set(key, list);
-      return list;
-    },
-  };
-  const has = (handle: string) => scope.templates.has(handle);
-  const shown = site.page;
-  const body = await withRenderScope(scope, () =>
-    shown ? renderPage(engine, site, shown, url, has) : renderNotFound(engine, site, url, has),
-  );
-  return { status: shown ? 200 : 404, body, varies: scope.varies === true };
+  const rendered = await renderInWorker({ site, url: url.href, page, formState }, entries);
+  if (rendered.missingPartials.length > 0)
+    log({
+      level: "warn",
+      msg: "partial not found",
+      host: site.domain,
+      path: url.pathname,
+      partials: rendered.missingPartials,
+    });
+  return { status: rendered.status, body: rendered.body, varies: rendered.varies };
 }
 
 /** The `?page=N` of a URL: 1 when absent or not a positive number. */

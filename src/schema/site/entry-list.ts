@@ -11,11 +11,11 @@ import { countEntries } from "../entries/count.ts";
 import { ApiError } from "../errors.ts";
 import { type EntryDrop, entryDrop, siteEntrySelect, siteOrder } from "./entries.ts";
 import { type Pagination, paginationOf, queryPageUrl } from "./pagination.ts";
+import { perPageOf } from "./per-page.ts";
 import { contentFilters, type QueryCondition } from "./query-filter.ts";
 import { visible } from "./scope.ts";
 
-export const MAX_PER_PAGE = 100;
-export const DEFAULT_PER_PAGE = 20;
+export { DEFAULT_PER_PAGE, MAX_PER_PAGE, perPageOf } from "./per-page.ts";
 
 export interface EntryListArgs {
   collection: string;
@@ -43,12 +43,6 @@ function orderOf(args: EntryListArgs, orderable: string): Prisma.EntryOrderByWit
   if (!orderNames.has(name)) return siteOrder(orderable);
   const direction = String(args.order_dir ?? "").toLowerCase() === "desc" ? "desc" : "asc";
   return orderBy([key(name, direction), key("id", direction)]);
-}
-
-/** Bounds a template's per_page: 1 to 100, the default when absent or not a number. */
-export function perPageOf(value: number | null | undefined): number {
-  if (value === null || value === undefined || !Number.isFinite(value)) return DEFAULT_PER_PAGE;
-  return Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(value)));
 }
 
 /** The page, or null when the account has no collection `args.collection`. */

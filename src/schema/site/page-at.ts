@@ -5,14 +5,14 @@ import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
 import { type EntryPage, entryPageAt } from "./entries.ts";
 import { type IndexPage, indexAt } from "./index-page.ts";
+import { withoutTrailingSlash } from "./trailing-slash.ts";
 
 /** The page at a path, with the number of the page of its lists and the path without `/page/N`. */
 export type PageAt = (EntryPage | IndexPage) & { current_page: number; base_path: string };
 
 const PAGED = /^(.*)\/page\/(\d{1,6})\/?$/;
 
-/** `/about/` is the page at `/about`, as on the service: links imported from other sites end in a slash. */
-export const withoutTrailingSlash = (path: string) => path.replace(/(?<=.)\/+$/, "");
+export { withoutTrailingSlash } from "./trailing-slash.ts";
 
 export async function pageAt(
   ctx: Context,
@@ -29,7 +29,9 @@ export async function pageAt(
     return index && { ...index, current_page: page, base_path: path };
   }
   const base = paged[1] || "/";
-  const number = Math.max(1, Number(paged[2]));
+  const number = Number(paged[2]);
+  // Pages count from 1: `/blog/page/0` names no page.
+  if (number < 1) return null;
   const index = await indexAt(ctx, scope, base, number);
   if (index) return { ...index, current_page: number, base_path: base };
   const paginated = await entryPageAt(ctx, scope, base);
