@@ -124,6 +124,13 @@ describe("422 details in the project's words", () => {
   it("query parameters and dates", async () => {
     const page = await client.get("/collections?page=1.5");
     expectOwnWords(page, "page", /^must be a whole number/, "page");
+    // A revision number is any 32-bit whole number: past 9 digits too, up to the bound.
+    const templates = await client.get("/templates");
+    const template = templates.body.data[0]?.id ?? "tmpl_none";
+    const high = await client.get(`/templates/${template}/revisions/2000000000`);
+    expect(high.status, high.text).toBe(404);
+    const past = await client.get(`/templates/${template}/revisions/3000000000`);
+    expectOwnWords(past, "revision", int32, "revision past 32 bits");
     const date = await client.post("/collections/blog/entries", {
       handle: "b",
       title: "B",

@@ -13,9 +13,12 @@ export function bodyTooLarge(limit: number): ApiError {
   ]);
 }
 
-/** The documented 400 of a body that is not UTF-8, which JSON must be (RFC 8259, section 8.1). */
-export function notUtf8(): ApiError {
-  return new ApiError(400, "Malformed JSON", [{ path: "body", message: "is not valid UTF-8 text" }]);
+/**
+ * The documented 400 of a body that is not UTF-8, which JSON must be (RFC 8259, section 8.1), and the
+ * import's YAML is read as.
+ */
+export function notUtf8(format: "JSON" | "YAML" = "JSON"): ApiError {
+  return new ApiError(400, `Malformed ${format}`, [{ path: "body", message: "is not valid UTF-8 text" }]);
 }
 
 /**
@@ -33,7 +36,11 @@ export function bodyIncomplete(): ApiError {
  * or sent, and with `notUtf8` when its bytes are no UTF-8: decoded leniently, they would be stored as
  * U+FFFD replacement characters the client never sent.
  */
-export async function readLimitedText(request: Request, limit: number): Promise<string> {
+export async function readLimitedText(
+  request: Request,
+  limit: number,
+  format: "JSON" | "YAML" = "JSON",
+): Promise<string> {
   const declared = request.headers.get("content-length");
   if (Number(declared) > limit) {
     if (request.body) void discardRest(request.body.getReader(), DISCARD_FACTOR * limit);
@@ -44,7 +51,7 @@ export async function readLimitedText(request: Request, limit: number): Promise<
   try {
     return utf8.decode(bytes);
   } catch {
-    throw notUtf8();
+    throw notUtf8(format);
   }
 }
 

@@ -9,6 +9,7 @@ import {
   getNamedType,
   isInputObjectType,
 } from "graphql";
+import { INT_MAX, INT_MIN, INT_RULE } from "../schema/coercion-words.ts";
 import type { ErrorDetail } from "../schema/errors.ts";
 import type { Route } from "./routes.ts";
 
@@ -73,7 +74,8 @@ export function invalidQueryParameter(
   for (const { name, pathIndex } of parameters) {
     const value = pathIndex !== undefined ? (segments[pathIndex] ?? null) : url.searchParams.get(name);
     if (value === null) continue;
-    if (!/^-?\d{1,9}$/.test(value.trim())) return { path: name, message: "must be a whole number" };
+    const number = /^-?\d{1,10}$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!(number >= INT_MIN && number <= INT_MAX)) return { path: name, message: INT_RULE };
   }
   return undefined;
 }

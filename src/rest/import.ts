@@ -101,7 +101,7 @@ async function readSource(
     return { source: { archive: ctx.storage.readStaged(staged.id) }, size: staged.size, staged: staged.id };
   }
   if (yamlTypes.test(type)) {
-    const document = await readLimitedText(request, IMPORT_DOCUMENT_LIMIT);
+    const document = await readLimitedText(request, IMPORT_DOCUMENT_LIMIT, "YAML");
     return { source: { document }, size: Buffer.byteLength(document) };
   }
   throw new ApiError(415, "Unsupported Media Type", [

@@ -4,7 +4,7 @@
 // by handle, `forms` forms by handle, `site`, `site_settings` and `globals` hold globals' values. Its
 // records carry no blueprints: each collection's and global's fields are inferred from the values. What
 // has no place here (IDs, a form's field list, content paths that say nothing new) is named in `skipped`.
-import { reservedFieldHandles } from "../blueprints/fields.ts";
+import { globalReservedHandles, reservedFieldHandles } from "../blueprints/fields.ts";
 import { globalHandleFromName } from "../globals/handles.ts";
 import { handleFromTitle } from "../handles.ts";
 
@@ -254,11 +254,7 @@ function globalsOf(file: Data, owner: Map<string, string>, skipped: string[]): D
     const values: Data = {};
     for (const [field, value] of Object.entries(data)) {
       if (field === "title" || value == null) continue; // the global's name
-      if (
-        !FIELD_HANDLE.test(field) ||
-        reservedFieldHandles.has(field) ||
-        ["name", "fields", "blueprint"].includes(field)
-      ) {
+      if (!FIELD_HANDLE.test(field) || globalReservedHandles.has(field)) {
         skipped.push(`${key}.${field}: not a field of a global here`);
         continue;
       }
