@@ -8,6 +8,7 @@ const databaseFree = [
   "build",
   "config",
   "dependencies",
+  "docs-links",
   "held-relations",
   "import-fast-parse",
   "plan-cache",
@@ -16,6 +17,7 @@ const databaseFree = [
   "sqlite-transactions",
   "storage-list",
   "template-cache",
+  "test-command",
 ].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig({
