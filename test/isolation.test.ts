@@ -645,6 +645,11 @@ const namesARecord = (call: GraphQLCall) =>
 /** Query fields that answer from their arguments alone: the account check is all they have to show. */
 const readsNoRecords = new Set([
   "templateValidate",
+  // A's theme is whole (no issue names a record), A made no import job, and the token's own accounts
+  // take no account_id: the refusal checks below are what these show.
+  "themeValidate",
+  "importJob",
+  "tokenAccounts",
   // A revision list is numbers, times and token IDs; one revision (entryRevision) shows A's state.
   "entryRevisions",
   "globalRevisions",
