@@ -57,7 +57,7 @@ describe("orphan asset files", () => {
       { account_id: account.account_id, asset_id: lost, path: "", filename: "lost.txt" },
     ]);
     const text = await cms(current, ["doctor"]);
-    expect(text.stdout.trim().split("\n").at(-1)).toBe("2 orphan files, 1 assets without their file");
+    expect(text.stdout.trim().split("\n").at(-1)).toBe("2 orphan files, 1 asset without its file");
 
     // The sweep runs at start: a restarted server removes the old orphan only.
     current = await current.restart();
