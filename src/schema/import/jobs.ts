@@ -78,6 +78,7 @@ export async function startImportJob(
     try {
       await progress.settled();
       const finishedAt = new Date();
+      // Whatever the row says now: a job another process took for stopped still ends as it did.
       await db.importJob.update({
         where: { id: view.id },
         data: {
