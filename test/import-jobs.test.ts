@@ -5,13 +5,16 @@
 // took 43 s and more to read, on the event loop) and a 15,000-entry one are imported, /healthz and another
 // account's read keep answering. And a .tar.gz whose asset bytes are missing is refused, naming the asset.
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import SqliteFile from "better-sqlite3";
+import pg from "pg";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
 let importer: TestAccount;
@@ -193,6 +196,113 @@ describe("a large import is a job", () => {
     expect(direct.status).toBe(422);
     expect(state).toMatchObject({ status: "failed", report: null, error: { status: 422, ...direct.body } });
   }, 30_000);
+});
+
+/**
+ * Runs one statement on a server's database (the SQLite file, or its PostgreSQL database): its rows.
+ * Parameters are written `$1`, `$2`... in order. A date is written as Prisma writes it on either.
+ */
+async function sql(on: TestServer, text: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
+  if (!usesPostgres) {
+    const db = new SqliteFile(join(String(on.env.CMS_DATA_DIR), "cms.db"), { timeout: 5_000 });
+    try {
+      const statement = db.prepare(text.replace(/\$\d+/g, "?"));
+      if (statement.reader) return statement.all(...values) as Record<string, unknown>[];
+      statement.run(...values);
+      return [];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: on.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("a job whose server stopped before it ended", () => {
+  it("is answered failed once its row is stale, by every transport, and recorded; a fresh one runs", async () => {
+    const first = await startServer();
+    let second: TestServer | undefined;
+    try {
+      const owner = await createAccount(first, "Stopped");
+      const start = async (from: number) => {
+        const accepted = await request(`${first.url}/v1/accounts/${owner.account_id}/import`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${owner.token}`,
+            "content-type": "application/yaml",
+            prefer: "respond-async",
+          },
+          body: entriesDocument(8_000, from),
+        });
+        expect(accepted.status, accepted.text).toBe(202);
+        return accepted.body.id as string;
+      };
+      const stale = await start(40_000);
+      const fresh = await start(60_000);
+      // The process dies as a crash would: its imports' transactions roll back, the rows stay running.
+      first.child.kill("SIGKILL");
+      await first.exited;
+      const status = `SELECT "id", "status" FROM "ImportJob" ORDER BY "id"`;
+      expect(await sql(first, status)).toEqual(
+        [stale, fresh].sort().map((id) => ({ id, status: "running" })),
+      );
+      // Untouched for two hours: longer than the staleness on either database (31 minutes on SQLite).
+      const aged = new Date(Date.now() - 2 * 3_600_000).toISOString().replace("Z", "+00:00");
+      await sql(first, `UPDATE "ImportJob" SET "updatedAt" = $1 WHERE "id" = $2`, [aged, stale]);
+      second = await first.restart();
+
+      const read = (id: string) =>
+        api(second as TestServer, owner).raw(`/v1/accounts/${owner.account_id}/import/jobs/${id}`);
+      const graphql = async (id: string) => {
+        const response = await request(`${(second as TestServer).url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${owner.token}` },
+          body: JSON.stringify({
+            query: "query ($a: ID!, $id: ID!) { importJob(account_id: $a, id: $id) }",
+            variables: { a: owner.account_id, id },
+          }),
+        });
+        expect(response.body.errors, response.text).toBeUndefined();
+        return response.body.data.importJob;
+      };
+      const answered = await read(stale);
+      expect(answered.status, answered.text).toBe(200);
+      expect(answered.body).toMatchObject({
+        id: stale,
+        status: "failed",
+        report: null,
+        error: {
+          status: 503,
+          error: "The server running this import stopped before it ended; nothing was written",
+          details: [],
+        },
+        finished_at: expect.any(String),
+      });
+      expect((await read(stale)).body).toEqual(answered.body);
+      expect(await graphql(stale)).toEqual(answered.body);
+      expect(await sql(second, status)).toEqual(
+        [stale, fresh].sort().map((id) => ({ id, status: id === stale ? "failed" : "running" })),
+      );
+      // Nothing was written.
+      const entries = await api(second, owner).raw(
+        `/v1/accounts/${owner.account_id}/collections/notes/entries`,
+      );
+      expect(entries.status, entries.text).toBe(404);
+      expect(entries.body.error, entries.text).toMatch(/not found/i);
+
+      // A job touched within the staleness may still run (in another process): it is answered running.
+      const running = await read(fresh);
+      expect(running.body, running.text).toMatchObject({ id: fresh, status: "running", error: null });
+      expect(await graphql(fresh)).toMatchObject({ id: fresh, status: "running", error: null });
+    } finally {
+      await (second ?? first).stop();
+    }
+  }, 60_000);
 });
 
 describe("a .tar.gz's asset bytes", () => {

@@ -52,7 +52,7 @@ export interface ImportOptions {
 const sections = new Set<string>(["format", "exported_at", "source", "counts", ...recordTypes, "complete"]);
 
 /** A whole transaction for a whole site: 100,000 entries take seconds, not Prisma's default 5 s. */
-const TRANSACTION = { maxWait: 60_000, timeout: 30 * 60_000 };
+export const TRANSACTION = { maxWait: 60_000, timeout: 30 * 60_000 };
 
 export async function importSite(
   ctx: Context,

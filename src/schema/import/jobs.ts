@@ -4,6 +4,8 @@
 // with that answer's status and body. Still all or nothing: the job is the same importSite.
 // While it runs, the process running it answers from its own memory too: on SQLite the import's write
 // transaction holds the connection, and a read of the row would wait for the commit.
+// It touches the row on a heartbeat meanwhile: a row left running by a process that stopped is answered
+// failed by the others once it is stale (stopped-jobs.ts).
 import { unbounded } from "../../db/deadline.ts";
 import { log } from "../../log.ts";
 import { accountScope } from "../access.ts";
@@ -12,6 +14,7 @@ import { ApiError } from "../errors.ts";
 import { newId, prefixes } from "../ids.ts";
 import { type ImportOptions, type ImportPhase, type ImportSource, importSite } from "./index.ts";
 import type { ImportReport } from "./run.ts";
+import { HEARTBEAT_MS, hasStopped, recordStopped } from "./stopped-jobs.ts";
 
 export type JobStatus = "running" | "succeeded" | "failed";
 
@@ -62,6 +65,7 @@ export async function startImportJob(
   // The request's context without its deadline: the job outlives the request.
   const jobCtx: Context = { ...ctx, db, deadline: undefined };
   const progress = progressWriter(jobCtx, view);
+  const heartbeat = setInterval(progress.touch, HEARTBEAT_MS).unref();
   void (async () => {
     let outcome: Pick<ImportJobView, "status" | "report" | "error">;
     try {
@@ -70,9 +74,11 @@ export async function startImportJob(
     } catch (error) {
       outcome = { status: "failed", report: null, error: failure(error) };
     }
+    clearInterval(heartbeat);
     try {
       await progress.settled();
       const finishedAt = new Date();
+      // Whatever the row says now: a job another process took for stopped still ends as it did.
       await db.importJob.update({
         where: { id: view.id },
         data: {
@@ -106,7 +112,12 @@ export async function readImportJob(ctx: Context, accountId: string, id: string)
   if (here && here.accountId === accountId) return { ...here.view };
   const row = await ctx.db.importJob.findFirst({ where: { ...scope, id } });
   if (!row) throw new ApiError(404, "Import job not found");
-  return viewOf(row);
+  if (!hasStopped(ctx, row)) return viewOf(row);
+  // Read again whether recorded here or not: a heartbeat or another reader changed the row meanwhile.
+  await recordStopped(ctx, row);
+  const now = await ctx.db.importJob.findFirst({ where: { ...scope, id } });
+  if (!now) throw new ApiError(404, "Import job not found");
+  return viewOf(now);
 }
 
 interface JobRow {
@@ -153,7 +164,9 @@ function failure(error: unknown): NonNullable<ImportJobView["error"]> {
 /**
  * Progress as the import tells it: kept in the view at once, written at most every PROGRESS_WRITE_MS
  * and one write at a time (on SQLite a write waits for the import's own transaction: later progress
- * is then written once it ends). A write touches a running job only, never one that has ended.
+ * is then written once it ends). A write touches a running job only, never one that has ended. `touch`
+ * (the heartbeat) writes the progress as it is, with the row's updatedAt, unless a write is under way:
+ * a heartbeat waiting on SQLite's transaction is one write, never a queue of them.
  */
 function progressWriter(ctx: Context, view: ImportJobView) {
   let writing: Promise<void> | undefined;
@@ -166,7 +179,7 @@ function progressWriter(ctx: Context, view: ImportJobView) {
     writing = ctx.db.importJob
       .updateMany({
         where: { id: view.id, status: "running" },
-        data: { phase, done: progress.done, total: progress.total },
+        data: { phase, done: progress.done, total: progress.total, updatedAt: new Date() },
       })
       .then(
         () => undefined,
@@ -190,6 +203,9 @@ function progressWriter(ctx: Context, view: ImportJobView) {
       view.updated_at = now.toISOString();
       if (writing) return;
       if (phase !== writtenPhase || Date.now() - writtenAt >= PROGRESS_WRITE_MS) write();
+    },
+    touch() {
+      if (!writing) write();
     },
     async settled() {
       while (writing) await writing;
