@@ -258,7 +258,7 @@ describe("a job whose server stopped before it ended", () => {
 
       const read = (id: string) =>
         api(second as TestServer, owner).raw(`/v1/accounts/${owner.account_id}/import/jobs/${id}`);
-      const graphql = async (id: string) => {
+      const graphqlAnswer = async (id: string) => {
         const response = await request(`${(second as TestServer).url}/graphql`, {
           method: "POST",
           headers: { "content-type": "application/json", authorization: `Bearer ${owner.token}` },
@@ -268,8 +268,9 @@ describe("a job whose server stopped before it ended", () => {
           }),
         });
         expect(response.body.errors, response.text).toBeUndefined();
-        return response.body.data.importJob;
+        return { job: response.body.data.importJob, cache: response.headers.get("x-cache") };
       };
+      const graphql = async (id: string) => (await graphqlAnswer(id)).job;
       const answered = await read(stale);
       expect(answered.status, answered.text).toBe(200);
       expect(answered.body).toMatchObject({
@@ -299,6 +300,10 @@ describe("a job whose server stopped before it ended", () => {
       const running = await read(fresh);
       expect(running.body, running.text).toMatchObject({ id: fresh, status: "running", error: null });
       expect(await graphql(fresh)).toMatchObject({ id: fresh, status: "running", error: null });
+      // A running job's answer is not kept (its progress and its staleness are no change of data); an
+      // ended one is.
+      expect((await graphqlAnswer(fresh)).cache).toBe("miss");
+      expect((await graphqlAnswer(stale)).cache).toBe("hit");
     } finally {
       await (second ?? first).stop();
     }

@@ -1,7 +1,8 @@
 // The transports execute operations through this (the tool interface, /graphql via yoga, the site renderer
 // in-process). A query's result is kept in the read cache under the data generation's stamp read before it
 // ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
-// depends on besides the data). Results with errors are not kept. Mutations run as they are, and the
+// depends on besides the data). Results with errors, and those a resolver says vary (`answerVaries`), are
+// not kept. Mutations run as they are, and the
 // request reads the generation afresh after each one (fresh-after-writes.ts), so its later reads (a page
 // rendered after a form submission) see its own write. Execution is compiled (compiled-execute.ts).
 // REST (src/rest/run-route.ts) executes without this: its GET answers are kept whole
@@ -39,7 +40,7 @@ export async function cachedExecute(
     JSON.stringify(args.variableValues ?? {}),
   ].join("\u0000");
   return ctx.keep(key, async () => serializedOnce(await execute(args)), {
-    size: (result) => (result.errors ? undefined : textOf(result).length * 2),
+    size: (result) => (result.errors || ctx.answerVaries ? undefined : textOf(result).length * 2),
     answer: true,
   });
 }

@@ -85,6 +85,11 @@ export interface Context {
    * undefined without a read cache or an answer kept. The transport says it in `X-Cache`.
    */
   answerCache: "hit" | "miss" | undefined;
+  /**
+   * Set by a resolver whose answer depends on more than the data (a running import job's progress, held
+   * in the memory of the process running it): the request's answers are then not kept.
+   */
+  answerVaries: boolean;
 }
 
 export interface ContextDeps {
@@ -234,6 +239,7 @@ export function createContext(
     },
     writesHeard: deps.writesHeard ?? noWait,
     answerCache: undefined,
+    answerVaries: false,
     keep: async (key, compute, { size = keptByDefault, tables, accounts: accountsOf, answer } = {}) => {
       if (!reads?.keeps(tables)) return compute();
       // Read before computing: what is kept is at least as new as the moment it is kept under. A read of

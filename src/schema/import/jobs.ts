@@ -105,8 +105,18 @@ export async function startImportJob(
   return { ...view };
 }
 
-/** The account's job, from this process's memory while it runs here, else from the database. */
+/**
+ * The account's job. A running one is not kept with the request's answer: its progress is in the memory
+ * of the process running it, and when it has stopped is the clock's to say, neither a change of data.
+ */
 export async function readImportJob(ctx: Context, accountId: string, id: string): Promise<ImportJobView> {
+  const view = await jobView(ctx, accountId, id);
+  if (view.status === "running") ctx.answerVaries = true;
+  return view;
+}
+
+/** The account's job, from this process's memory while it runs here, else from the database. */
+async function jobView(ctx: Context, accountId: string, id: string): Promise<ImportJobView> {
   const scope = await accountScope(ctx, accountId, "read");
   const here = running.get(id);
   if (here && here.accountId === accountId) return { ...here.view };
