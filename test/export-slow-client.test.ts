@@ -57,14 +57,18 @@ afterAll(async () => {
   await seeder?.stop();
 });
 
-it("sends the whole document to a client that stops reading past the request's deadline", async () => {
+/**
+ * One export read by a client that pauses past the deadline after the first chunk. A 503 is the deadline
+ * passing before the answer began (a loaded machine can take longer than the short timeout over the work
+ * before it): that answer is whole at once, and says nothing of the stream.
+ */
+function slowExport(): Promise<{ status: number | undefined; text: string }> {
   const { hostname, port } = new URL(server.url);
   const path = `/v1/accounts/${account.account_id}/export.yaml`;
-  const text = await new Promise<string>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       { host: hostname, port, path, headers: { authorization: `Bearer ${account.token}` } },
       (response) => {
-        expect(response.statusCode).toBe(200);
         const chunks: Buffer[] = [];
         response.once("data", (chunk: Buffer) => {
           chunks.push(chunk);
@@ -74,14 +78,22 @@ it("sends the whole document to a client that stops reading past the request's d
             response.resume();
           }, TIMEOUT_MS * 2);
         });
-        response.on("end", () => resolve(Buffer.concat(chunks).toString()));
+        response.on("end", () =>
+          resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString() }),
+        );
         response.on("error", reject);
       },
     );
     outgoing.on("error", reject);
     outgoing.end();
   });
-  const document = parse(text);
+}
+
+it("sends the whole document to a client that stops reading past the request's deadline", async () => {
+  let answer = await slowExport();
+  for (let tries = 1; answer.status === 503 && tries < 10; tries++) answer = await slowExport();
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  const document = parse(answer.text);
   expect(document.entries.notes).toHaveLength(ENTRIES);
   expect(document.complete).toBe(true);
   expect(server.output.join("\n")).not.toMatch(/export failed/);
