@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./helpers/api.ts";
 import { createAccount } from "./helpers/cli.ts";
-import { postgresUrl, startServer, usesPostgres } from "./helpers/server.ts";
+import { builtOrSource, postgresUrl, startServer, usesPostgres } from "./helpers/server.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "cms-setup-"));
@@ -22,7 +22,7 @@ interface Exit {
   dataDir: string;
 }
 
-/** Starts src/main.ts as test/helpers/server.ts does, with `env` over a fresh data directory, until it exits. */
+/** Starts the server as test/helpers/server.ts does (this run's build), with `env` over a fresh data directory, until it exits. */
 function startWith(env: NodeJS.ProcessEnv): Promise<Exit> {
   const dataDir = mkdtempSync(join(dir, "data-"));
   const full: NodeJS.ProcessEnv = {
@@ -35,7 +35,7 @@ function startWith(env: NodeJS.ProcessEnv): Promise<Exit> {
   delete full.NODE_OPTIONS;
   if (!env.DATABASE_URL) delete full.DATABASE_URL;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env: full });
+    const child = spawn(process.execPath, builtOrSource("main"), { cwd: root, env: full });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.stdout.resume();

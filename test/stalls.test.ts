@@ -27,7 +27,7 @@ const heavy: Record<string, string> = {
   "text-loop": "{% for i in (1..2900000) %}x{% endfor %}",
   // A partial of plain text has no tag, filter or output of its own.
   "render-plain": "{% assign a = (1..2900000) %}{% render 'plain' for a %}",
-  // A partial the account lacks renders as its name: plain text too, and kept nowhere.
+  // A partial the account lacks renders as a short comment: plain text too, and kept nowhere.
   "render-missing": "{% assign a = (1..2900000) %}{% render 'missing' for a %}",
   "nested-arrays":
     '{% assign a = "x" | split: "," %}{% for i in (1..40) %}{% assign a = a | push: a %}{% endfor %}{{ a }}',
@@ -125,7 +125,9 @@ describe("a page whose render runs long", () => {
     const shown = await page;
     expect(shown.status, shown.text.slice(0, 200)).toBe(500);
     expect(shown.text).toBe("This page could not be rendered.\n");
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The limit, and a margin that grows with how slow this run's other answers were (a loaded machine
+    // delays the answer as it delays them).
+    expect(Date.now() - started).toBeLessThan(RENDER_LIMIT_MS * 1.5 + 4 * Math.max(...probes));
     // A process held by the render would keep a probe waiting for the rest of it, up to its limit of
     // RENDER_LIMIT_MS (2 s). Paced, a probe's several turns (a PostgreSQL page makes some round trips, each
     // behind a slice of the render) took up to 1.09 s on a slow machine running other test files beside.
