@@ -1,5 +1,5 @@
 // `npm run bench -- --cross-process`: how soon a write acknowledged by one server process is read through
-// another (issue #20 item 1; CROSS_PROCESS_READS, docs/deployment.md), on PostgreSQL with the read cache on.
+// another (CROSS_PROCESS_READS, docs/deployment.md), on PostgreSQL with the read cache on.
 // The setting is the writer's: with "at-once" it answers once every listening process has heard the write,
 // with "notified" at once. A writer per setting and one reader, on one database: each round reads an entry
 // through the reader (so that its answer is kept), updates its title through the writer (timed: what the

@@ -1,4 +1,4 @@
-// The site import's speed (issue #19: 100,000 entries in under 30 s on SQLite on a 2-core machine): a
+// The site import's speed (the target: 100,000 entries in under 30 s on SQLite on a 2-core machine): a
 // `cms-site/1` document of `entries` entries (a collection with text, list and entity fields, each entry
 // referencing the one before it, so that references are resolved and written too) is imported into a
 // fresh account in-process, as `cms import` does it: parsed, checked whole, then written in batches in

@@ -1,4 +1,4 @@
-// The mixed workload (issue #20, item 3): a tenant's readers while another tenant writes. Account B (its own
+// The mixed workload: a tenant's readers while another tenant writes. Account B (its own
 // site: domain, theme, 1,000 entries, seeded like the first account) is read by 10 connections, REST entry
 // reads and site entry pages in turn, on the server with its read cache on; account A creates entries at a
 // fixed 50 req/s on 2 connections of its own. B's reads are measured with no writes ("quiet") and while A

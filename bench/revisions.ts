@@ -1,4 +1,4 @@
-// What recording revisions costs the writes (issue #17: creates and updates keep at least four fifths
+// What recording revisions costs the writes (the target: creates and updates keep at least four fifths
 // of their throughput). The write workloads run against the server under test (revisions on, as
 // configured by default) and a twin on the same database with REVISIONS_KEEP=0 REVISIONS_KEEP_DAYS=0
 // (off), in alternating rounds so that whatever else loads the machine weighs on both alike.

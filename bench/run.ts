@@ -212,7 +212,7 @@ try {
   };
   printTable(record);
   const slack = database.provider === "postgresql" ? " (targets: the embedded database's ÷ 1.5)" : "";
-  printTargetRows(`read cache off (READ_CACHE_MB=0), issue #20's targets${slack}:`, uncached);
+  printTargetRows(`read cache off (READ_CACHE_MB=0), the uncached targets${slack}:`, uncached);
   printMixedCost(mixed);
   printRevisionsCost(revisions);
   if (!values["no-write"] && !only) save(record);

@@ -1,4 +1,4 @@
-// The uncached pass (issue #20, item 2): what reads and creates cost when no kept answer can help. The
+// The uncached pass: what reads and creates cost when no kept answer can help. The
 // workloads run against a twin of the server on the same database with its read cache off
 // (READ_CACHE_MB=0), beside the issue's targets. On PostgreSQL a target is the embedded database's
 // divided by 1.5 (the issue asks for PostgreSQL within 1.5x).

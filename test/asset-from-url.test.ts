@@ -1,4 +1,4 @@
-// Assets downloaded from a URL (issue #16, assets_upload_from_url): `assetCreateFromUrl` over /graphql
+// Assets downloaded from a URL (assets_upload_from_url): `assetCreateFromUrl` over /graphql
 // against a real HTTP receiver on 127.0.0.1, on a server that refuses private addresses (the default) and
 // one started with OUTBOUND_ALLOW_PRIVATE=true and a small CMS_UPLOAD_LIMIT. The redirect re-check and the
 // time limit are shown on the fetcher itself (src/http/outbound.ts has no GraphQL in it, so it runs

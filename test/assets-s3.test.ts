@@ -1,4 +1,4 @@
-// Assets in an S3-compatible bucket (ASSET_STORAGE=s3://bucket/prefix, issue #21), against a local
+// Assets in an S3-compatible bucket (ASSET_STORAGE=s3://bucket/prefix), against a local
 // s3rver on 127.0.0.1 through the real AWS SDK: uploads land in the bucket (a multipart upload for a
 // large file), the site serves them from it with ranges, ETags and 304s, a purge removes the object, an
 // upload cut off half-way (or whose bucket fails) leaves neither a row nor an object, and

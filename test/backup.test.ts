@@ -1,4 +1,4 @@
-// Backups (issue #23): `cms backup` taken while 8 writers create entries, restored by `cms restore` into
+// Backups: `cms backup` taken while 8 writers create entries, restored by `cms restore` into
 // a fresh data directory (or PostgreSQL database): every entry acknowledged before the backup started is
 // there, whole, and the restored server renders the same pages and serves the same asset bytes as the
 // original. A restore into an instance that is not empty is refused in one line.

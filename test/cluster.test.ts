@@ -1,4 +1,4 @@
-// Several server processes behave as one (issue #21): three nodes on one PostgreSQL database, one Redis
+// Several server processes behave as one: three nodes on one PostgreSQL database, one Redis
 // and one local S3 server (s3rver), each with its own data directory, as behind a load balancer. A write
 // through one node is read at once through the others (REST, GraphQL, site pages, each kept in its read
 // cache beforehand); an asset uploaded through one is served by the others; the anonymous rate budget is

@@ -1,4 +1,4 @@
-// Public content queries for frontend apps over /graphql (issue #5): published entries with filters on
+// Public content queries for frontend apps over /graphql: published entries with filters on
 // system and blueprint fields, sorting, page-number and cursor pagination, one entry by path or handle,
 // globals, navigation trees, and entity references resolved in a constant number of SQL statements.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

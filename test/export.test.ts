@@ -1,4 +1,4 @@
-// The site export (issue #19, export half): GET /v1/accounts/:account_id/export.yaml and `cms export`.
+// The site export (export half): GET /v1/accounts/:account_id/export.yaml and `cms export`.
 // A small site is built over REST and GraphQL, exported, parsed with `yaml`, and every section checked:
 // handles and references by handle, never an ID. Everything goes through the real server and CLI.
 import { execFileSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Input fuzzing (issue #6): property-based tests send thousands of random and hostile bodies to every write
+// Input fuzzing: property-based tests send thousands of random and hostile bodies to every write
 // endpoint of the route table (POST, PUT and its PATCH alias): a valid body with some keys replaced by
 // hostile values, wholly random objects, and raw bytes that are not a JSON object or not UTF-8. Every
 // answer must come within a timeout and be a 2xx or a documented 4xx with the contract's error body,

@@ -173,7 +173,7 @@ describe("GraphQL limits", () => {
     expect(response.status).toBe(401);
   });
 
-  // Found by test/fuzz.test.ts (issue #6): a JSON variable thousands of levels deep overflowed the stack
+  // Found by test/fuzz.test.ts: a JSON variable thousands of levels deep overflowed the stack
   // downstream, and an unpaired surrogate ("\ud800") failed in the database driver: both were 500s.
   it("refuses a JSON value nested more than 64 levels deep and an unpaired surrogate, never a 500", async () => {
     const create = `mutation ($account: ID!, $input: CollectionCreateInput!) {

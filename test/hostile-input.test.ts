@@ -1,4 +1,4 @@
-// Input that looks like something else (issue #15, items 8 and 9): handles that start with an ID prefix,
+// Input that looks like something else: handles that start with an ID prefix,
 // numbers past the double range (`1e999`, which JSON.parse reads as Infinity), bodies that are not UTF-8,
 // and form posts whose Referer points off the site. Everything goes through HTTP against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

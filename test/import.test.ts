@@ -1,4 +1,4 @@
-// The site import (issue #19, import half): POST /v1/accounts/:account_id/import and `cms import`. A
+// The site import (import half): POST /v1/accounts/:account_id/import and `cms import`. A
 // small site is built in account A over REST and GraphQL and exported; importing the export into fresh
 // accounts must give the same REST answers and the same rendered pages (IDs, times and the domain
 // aside), twice changing nothing, a dry run writing nothing, and a broken file or a dangling reference

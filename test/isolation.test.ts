@@ -1,4 +1,4 @@
-// Tenant isolation as a property (issue #6): account A holds one of every resource; then every REST route
+// Tenant isolation as a property: account A holds one of every resource; then every REST route
 // of the route table (with its PATCH alias, create-by-handle updates, uploads and the site's asset path)
 // and every root field of the public GraphQL schema (found by introspection) is called with account B's
 // token on A's path, and on B's path with A's IDs and handles. None may succeed on A's records, no answer

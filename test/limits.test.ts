@@ -1,4 +1,4 @@
-// Limits (issue #6) in one place, as the README's API notes state them: list pages (past the end is empty;
+// Limits in one place, as the README's API notes state them: list pages (past the end is empty;
 // below 1, past 1,000,000 or not a whole number is a 422 on `page`), handle lengths and characters, the
 // number of fields of a blueprint, and the longest names, titles and texts. Each is a 422 on the field,
 // never a 500; body (413) and upload (413) sizes are tested in conventions.test.ts and assets.test.ts. URLs

@@ -1,4 +1,4 @@
-// Known expensive Liquid patterns (issue #6, item 5): each page answers a short 500 within the hard limit,
+// Known expensive Liquid patterns: each page answers a short 500 within the hard limit,
 // and the server keeps serving other pages meanwhile and afterwards. Nor can a template read the server's
 // files.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The tool interface's history tools (issue #17 through #16's interface): revisions of entries, globals and
+// The tool interface's history tools: revisions of entries, globals and
 // templates, the trash and preview links, each called with the SDK's client and checked against REST.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";

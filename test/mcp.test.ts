@@ -1,4 +1,4 @@
-// The tool interface (issue #16, docs/mcp.md) over HTTP: POST /v1/mcp with the SDK's own client and a
+// The tool interface (docs/mcp.md) over HTTP: POST /v1/mcp with the SDK's own client and a
 // bearer token. Every tool is called at least once and answers the JSON REST answers for the same
 // resource; tool errors carry REST's error body with its status; a read token sees and runs only the read
 // tools; another account's token finds nothing of this one; new handles must be snake_case;

@@ -106,7 +106,7 @@ describe("migrations run as whole scripts", () => {
   });
 
   // PostgreSQL only: several processes on one SQLite file wait on its one writer and time out
-  // ("database is locked"), as before issue #21; several server processes mean PostgreSQL.
+  // ("database is locked"); several server processes mean PostgreSQL.
   it.skipIf(!usesPostgres)("processes starting together apply each migration once", async () => {
     migration("003_labels", `CREATE TABLE "Label" ("id" TEXT NOT NULL PRIMARY KEY);\n`);
     migration("004_more", `INSERT INTO "Label" ("id") VALUES ('one');\n`);

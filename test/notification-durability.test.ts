@@ -1,4 +1,4 @@
-// Durable notifications (issue #23): a form notification is written in the submission's transaction and
+// Durable notifications: a form notification is written in the submission's transaction and
 // sent by whichever server process claims it. Submitted while the SMTP server is down, the CMS then
 // killed with SIGKILL and restarted (with a second process alongside, both sending), each address gets
 // the message exactly once when SMTP comes back, under the Message-ID made from the submission.

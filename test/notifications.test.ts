@@ -1,5 +1,5 @@
-// Form notifications by email (issue #5): with SMTP_URL set, a submission to a form with
-// notification_enabled mails each notification address, through the outbox table (issue #23), retrying
+// Form notifications by email: with SMTP_URL set, a submission to a form with
+// notification_enabled mails each notification address, through the outbox table, retrying
 // temporary failures and never holding up the submission. The SMTP listener is started by the test.
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";

@@ -1,4 +1,4 @@
-// No orphans (issue #23): `cms doctor` reports asset files no asset names and assets whose file is
+// No orphans: `cms doctor` reports asset files no asset names and assets whose file is
 // missing; the server removes orphan files older than an hour in the background (at start, then
 // hourly), and keeps recent ones (an upload mid-way) and the files of trashed assets (a restore needs them).
 import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";

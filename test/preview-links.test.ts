@@ -1,4 +1,4 @@
-// Preview links (issue #17, "Preview links"; docs/api-notes.md): a signed link on the account's site that
+// Preview links (docs/api-notes.md, "Preview links"): a signed link on the account's site that
 // shows an unpublished or scheduled entry in its template and layout, never cached, marked noindex, and
 // refused with a 404 when forged, expired or opened on another account's site. The signing key lives in
 // the database: two processes on one database accept each other's links.

@@ -1,4 +1,4 @@
-// Per-client rate limiting (issue #15): a valid API token is not limited by default, and limited by
+// Per-client rate limiting: a valid API token is not limited by default, and limited by
 // RATE_LIMIT_PER_MINUTE when set (REST and GraphQL together); requests without a valid token (none,
 // made-up, revoked) and site form posts are limited per client IP by RATE_LIMIT_ANONYMOUS_PER_MINUTE
 // (600 by default). Past a budget: 429 with Retry-After, RateLimit-* headers and the documented error

@@ -1,4 +1,4 @@
-// The README's walk-through, run as written (issue #15): every shell block from "Walk-through" up to
+// The README's walk-through, run as written: every shell block from "Walk-through" up to
 // "Running it", in one bash session, against a server at default settings (rate limits included), with
 // only the address changed. It fails when a command of the README stops working, or when the bulk
 // import meets a 429.

@@ -1,4 +1,4 @@
-// Revisions of entries, globals and templates over REST (issue #17, item 1): every create, update and
+// Revisions of entries, globals and templates over REST: every create, update and
 // restore records one, numbered per record from 1, with the token's ID and the record's whole state; a
 // restore goes through the update and answers the record; lists are newest first in the list envelope;
 // another account's record is refused; retention keeps the newest REVISIONS_KEEP after a write.

@@ -1,4 +1,4 @@
-// Scheduled publishing (issue #17, item 3): an entry published with a published_at in the future is on
+// Scheduled publishing: an entry published with a published_at in the future is on
 // neither the site (its page, the index page, the `query` tag, the sitemap, the feed, navigation links,
 // references) nor the public content queries until that moment, and then appears on its own, with no
 // write in between, through the real server with the read cache on. The management API shows it all along.

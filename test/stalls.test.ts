@@ -1,4 +1,4 @@
-// One request must not stall the process (issue #15, item 9): while a hostile page renders or a
+// One request must not stall the process: while a hostile page renders or a
 // hostile GraphQL query runs, /healthz and another account's page keep answering, and the hostile
 // request itself ends with its documented error in bounded time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

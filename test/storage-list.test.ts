@@ -1,4 +1,4 @@
-// Storage.list() in both backends (issue #21): every committed asset file with its account, asset, size and
+// Storage.list() in both backends: every committed asset file with its account, asset, size and
 // time, and nothing staged; the local directory and an S3 bucket (s3rver, the real SDK) alike. Two
 // installations sharing one directory or bucket each see their own folder only; files of the layout from
 // before installation folders are read by both and never listed as either's own.

@@ -1,4 +1,4 @@
-// templateValidate over /graphql (issue #16): a Liquid source checked as a template save checks it (the
+// templateValidate over /graphql: a Liquid source checked as a template save checks it (the
 // CMS's own tags included), with every syntax error reported by line, not only the first.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";

@@ -1,4 +1,4 @@
-// The trash (issue #17, item 2): a deleted entry, global, template, navigation, form or asset leaves every
+// The trash: a deleted entry, global, template, navigation, form or asset leaves every
 // read but the trash's, comes back with its ID, handle and links, and is purged by DELETE or, past
 // TRASH_KEEP_DAYS, by the server's sweep. Everything goes through HTTP against the real server.
 import { existsSync } from "node:fs";

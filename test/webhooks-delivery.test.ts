@@ -1,4 +1,4 @@
-// Webhook delivery that is never lost (issue #18, items 3 and 7): retries with a doubling delay until
+// Webhook delivery that is never lost: retries with a doubling delay until
 // WEBHOOK_MAX_ATTEMPTS then `failed`, a timeout counted as a failure, redelivery with the same webhook-id,
 // a receiver down until after a server restart, a server killed (SIGKILL) right after acknowledging a
 // write, and two server processes on one database delivering each event exactly once. Real server

@@ -1,4 +1,4 @@
-// Webhooks (issue #18): the configuration over REST (secret shown once, rotation, 422s, scopes, accounts,
+// Webhooks: the configuration over REST (secret shown once, rotation, 422s, scopes, accounts,
 // refused private targets), every event with its body `{type, timestamp, data}` where data is the REST
 // state of the record at that moment, filters and disabled webhooks, a scheduled entry going live, redirects
 // not followed, and the delivery log. Real server, real receivers on loopback, signatures verified with

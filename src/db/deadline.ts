@@ -10,8 +10,7 @@
 //
 // Why not AsyncLocalStorage down to the driver adapter, as before: on Node 20 an enabled
 // AsyncLocalStorage puts a hook on every promise the process makes, and a request makes hundreds.
-// Without it a single entry and a create answered 7-8 % more requests a second (docs/performance.md,
-// seventh session).
+// Without it a single entry and a create answered 7-8 % more requests a second (docs/performance.md).
 
 /** How long a 503 waits for a COMMIT already sent when the deadline passed. */
 export const SETTLE_MS = 5_000;

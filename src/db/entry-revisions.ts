@@ -1,4 +1,4 @@
-// An entry's revisions are recorded by the database itself (issue #17: recording may cost the writes less
+// An entry's revisions are recorded by the database itself (recording may cost the writes less
 // than a fifth of their throughput). Through Prisma, a second statement and the interactive transaction
 // around the two cost a create about a third of its CPU on SQLite; a trigger writes the revision inside
 // the entry's own INSERT or UPDATE for a few microseconds. It fires when an entry is inserted (a create, a

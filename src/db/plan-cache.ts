@@ -13,7 +13,7 @@
 // extension points (`$extends` query components, driver adapters) run before the compile or after it, on
 // SQL already made, so neither can skip it. The compile method of its query-compiler runtime is the only
 // place a plan can be kept. Why not Prisma 7.10, which
-// keeps plans itself (issue #20, item 4): it was tried whole (branch prisma-7, 2026-11-26). Offline it
+// keeps plans itself: it was tried whole. Offline it
 // works: `generate` only needs PRISMA_SCHEMA_ENGINE_BINARY to name any executable file (it never runs the
 // engine it checks for), and migrations can still be diffed by the Prisma 6 CLI kept beside it. But in the
 // same-window benchmark against this build (READ_CACHE_MB=0, 20,000 entries), a REST create cost 4.3-4.5 ms

@@ -125,7 +125,7 @@ export const MAX_TEXTS = 500;
  * Why this stand-in for `prepare` is still here: @prisma/adapter-better-sqlite3 (6.19) has no option to
  * keep statements and exports neither its queryable nor its value conversions, so no public surface can
  * keep them. Measured on the list of entries' SQL: preparing costs some 130 µs and reading the columns
- * 75 µs, on every read, against 400 µs a whole request at the throughput issue #20 asks for. What would
+ * 75 µs, on every read, against 400 µs a whole request at the throughput the bench targets. What would
  * replace it is a statement cache inside the adapter (a patch of the shape upstream could take).
  */
 export function reuseStatements(client: Database.Database): WriteCount {

@@ -1,5 +1,5 @@
 // A site's contact form with notifications to two addresses, posted to as a browser would (the form
-// tests of issue #5 and the notification durability test of issue #23), and reading what arrived.
+// tests and the notification durability test), and reading what arrived.
 import { request as httpRequest } from "node:http";
 import { expect } from "vitest";
 import { api, request } from "./api.ts";

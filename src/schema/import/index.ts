@@ -1,4 +1,4 @@
-// Importing a whole site (issue #19): a `cms-site/1` document (docs/export-format.md), or the hosted
+// Importing a whole site: a `cms-site/1` document (docs/export-format.md), or the hosted
 // service's export.yaml, into an account. The whole file is checked first, every record by the rules
 // of its own create mutation and every reference by handle against the file and the account, and
 // nothing is written unless all of it passes (a 422 lists every problem, each with its line). Then it is

@@ -1,4 +1,4 @@
-// Revisions of entries, globals and templates (issue #17): recorded by the writes themselves
+// Revisions of entries, globals and templates: recorded by the writes themselves
 // (record.ts); read and restored by these operations (one module per resource and kind).
 import "./entry-revisions.ts";
 import "./entry-restore.ts";

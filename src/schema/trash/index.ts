@@ -1,4 +1,4 @@
-// The trash (issue #17): deleted records kept for TRASH_KEEP_DAYS days, listed, restored and purged.
+// The trash: deleted records kept for TRASH_KEEP_DAYS days, listed, restored and purged.
 import "./list.ts";
 import "./restore.ts";
 import "./purge.ts";

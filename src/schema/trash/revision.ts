@@ -1,5 +1,5 @@
-// A restore from the trash is one of the writes that record a revision (issue #17: "every create, update
-// and restore"), for the types that have revisions: entries, globals and templates. It is recorded in the
+// A restore from the trash is one of the writes that record a revision (every create, update
+// and restore records one), for the types that have revisions: entries, globals and templates. It is recorded in the
 // restore's transaction and numbered after the record's last revision, which stays while the record is in
 // the trash. Unlike a save, the restore does not know the row as it ends (an entry's path may have moved
 // with its collection's routing), so the row is read back: a rare write. An entry's revision was recorded
