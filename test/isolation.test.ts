@@ -56,13 +56,17 @@ function expectNoLeak(answer: string, sent: string, label: string): void {
 
 /**
  * `answer` without what B's own probes wrote into B's records naming A's handle as plain text: an entity
- * field's `options.collection` (blueprint options are free-form) and a probe template's include of A's
- * template handle. Concurrent probes decide which body lands last, so a later read of B's own blueprints or
- * templates may show it: B's data, not a leak.
+ * field's `options.collection` (blueprint options are free-form), a probe template's include of A's
+ * template handle, and the warning that B's template names a partial B lacks. Concurrent probes decide which
+ * body lands last, so a later read of B's own blueprints or templates may show it: B's data, not a leak.
  */
 function withoutOwnEchoes(answer: string): string {
   const include = `{% render '${dataA.handles.template}' %}{% include '${dataA.handles.template}' %}`;
-  return answer.replaceAll(`"collection":"${dataA.handles.collection}"`, "").replaceAll(include, "");
+  const warning = `partial '${dataA.handles.template}' not found`;
+  return answer
+    .replaceAll(`"collection":"${dataA.handles.collection}"`, "")
+    .replaceAll(include, "")
+    .replaceAll(warning, "");
 }
 
 // ---------------------------------------------------------------------------------------------------
