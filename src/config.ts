@@ -24,13 +24,6 @@ export interface Config {
    * nothing acknowledged); "normal", at WAL checkpoints only (faster; a power cut may lose the last commits).
    */
   sqliteSynchronous: SqliteSynchronous;
-  /**
-   * Whether a PostgreSQL process that wrote waits for the others to hear it (CROSS_PROCESS_READS):
-   * "at-once", it answers once every listening process has heard the write, so that it is read at once
-   * through any; "notified", at once: kept answers elsewhere end when the notification arrives, a moment
-   * later. No read waits in either (postgres-changes.ts).
-   */
-  crossProcessReads: CrossProcessReads;
   /** Where uploaded files live (ASSET_STORAGE=s3://bucket/prefix); unset, under dataDir/assets. */
   assetBucket: BucketLocation | undefined;
   /** Largest JSON body accepted, in bytes. */
@@ -67,7 +60,6 @@ export interface Config {
 }
 
 export type SqliteSynchronous = "full" | "normal";
-export type CrossProcessReads = "at-once" | "notified";
 
 /** How webhook deliveries are sent and retried (docs/webhooks.md). */
 export interface WebhookSettings {
@@ -123,7 +115,6 @@ export const environment = z.object({
     "leave it unset for the embedded database under CMS_DATA_DIR",
   ),
   SQLITE_SYNCHRONOUS: oneOf(["full", "normal"], "full"),
-  CROSS_PROCESS_READS: oneOf(["at-once", "notified"], "at-once"),
   ASSET_STORAGE: checked(
     (value) => bucketLocation(value) !== undefined,
     "an s3://bucket/prefix URL",
@@ -173,7 +164,6 @@ export function loadConfig(env?: NodeJS.ProcessEnv): Config {
     dataDir: resolve(variables.CMS_DATA_DIR),
     databaseUrl: variables.DATABASE_URL,
     sqliteSynchronous: variables.SQLITE_SYNCHRONOUS,
-    crossProcessReads: variables.CROSS_PROCESS_READS,
     assetBucket: variables.ASSET_STORAGE === undefined ? undefined : bucketLocation(variables.ASSET_STORAGE),
     jsonBodyLimit: 2 * 1024 * 1024,
     uploadLimit: variables.CMS_UPLOAD_LIMIT,

@@ -31,7 +31,6 @@ export function contextDeps(
     ),
     requestTimeoutMs: settings.requestTimeoutMs,
     history: settings.history,
-    writesHeard: () => database.generation.changes.settle(),
     ...extras,
   };
 }

@@ -32,8 +32,6 @@ async function start() {
   });
   const applied = await migrate(database);
   if (applied.length > 0) log({ level: "info", msg: "migrations applied", migrations: applied });
-  // The read cache keeps answers per account until the database tells of a change to it (src/db/changes.ts).
-  await database.hearChanges({ keeps: readBudgets(config) !== undefined });
   // The preview links' signing key is made and stored on first start, before any request; if
   // that fails, the server starts anyway and the first preview link makes it (previewSigningKey is lazy).
   await previewSigningKey(database.db).catch((error) =>

@@ -69,8 +69,7 @@ describe("loadConfig", () => {
     });
     expect(loadConfig({ DATABASE_URL: "file:/tmp/x.db" }).databaseUrl).toBe("file:/tmp/x.db");
     expect(loadConfig({ SQLITE_SYNCHRONOUS: " Normal " }).sqliteSynchronous).toBe("normal");
-    expect(loadConfig({}).crossProcessReads).toBe("at-once");
-    expect(loadConfig({ CROSS_PROCESS_READS: "notified" }).crossProcessReads).toBe("notified");
+    expect(loadConfig({}).sqliteSynchronous).toBe("full");
   });
 
   it("names the variable, the rule and the value it got", () => {
@@ -88,9 +87,6 @@ describe("loadConfig", () => {
     expect(refusal({ TRUST_PROXY: "yes" })).toThrow('TRUST_PROXY must be true or false (got "yes")');
     expect(refusal({ SQLITE_SYNCHRONOUS: "off" })).toThrow(
       'SQLITE_SYNCHRONOUS must be full or normal (got "off")',
-    );
-    expect(refusal({ CROSS_PROCESS_READS: "eventually" })).toThrow(
-      'CROSS_PROCESS_READS must be at-once or notified (got "eventually")',
     );
     expect(refusal({ SMTP_RETRY_DELAY_MS: "0" })).toThrow("SMTP_RETRY_DELAY_MS must be a whole number >= 1");
   });

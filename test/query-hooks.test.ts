@@ -13,8 +13,6 @@ const account = (id: string, name = id) => ({ data: { id, name, domain: `${id}.t
 
 beforeAll(async () => {
   ({ database, drop } = await openFreshDatabase());
-  // Counts are kept only while changes are heard (a blind process keeps nothing).
-  await database.hearChanges();
 });
 
 afterAll(() => drop?.());

@@ -460,92 +460,22 @@ describe("READ_CACHE_MB=0", () => {
   });
 });
 
-describe("the cache's bounds and scopes", () => {
-  const cacheOf = async (bytes: number) => {
-    const [{ ReadCache }, { Changes }] = await Promise.all([
-      import("../src/schema/read-cache.ts"),
-      import("../src/db/changes.ts"),
-    ]);
-    const changes = new Changes();
-    changes.blind = false;
-    const generation = Object.assign(async () => `${changes.stamp()}@0`, {
-      changes,
-      stamp: async () => changes.stamp(),
-      at: async (stamp: number) => `${stamp}@0`,
-    });
-    return {
-      cache: new ReadCache(generation, { answerBytes: bytes, lookupBytes: bytes }),
-      changes,
-      at: () => changes.stamp(),
-    };
-  };
-  const of = (stamp: number, accounts: string[] = ["A"], tables?: string[]) => ({
-    stamp,
-    accounts,
-    tables,
-  });
-
+describe("the cache's bounds", () => {
   it("counts keys in the budget, refuses long keys and drops the least recently used first", async () => {
-    const { cache, at } = await cacheOf(16 * 1024);
-    const g = at();
-    cache.set("x".repeat(2049), of(g), "value", 10);
-    expect(cache.get("x".repeat(2049))).toBeUndefined();
-    cache.set("a", of(g), "A", 500);
-    cache.set("b", of(g), "B", 500);
-    expect(cache.get("a")).toBe("A");
+    const { ReadCache } = await import("../src/schema/read-cache.ts");
+    const cache = new ReadCache({ answerBytes: 16 * 1024, lookupBytes: 16 * 1024 });
+    cache.set("x".repeat(2049), "value", 10, false);
+    expect(cache.get("x".repeat(2049), false)).toBeUndefined();
+    cache.set("a", { n: "A" }, 500, false);
+    cache.set("b", "B", 500, false);
+    expect(cache.get("a", false)).toEqual({ n: "A" });
+    expect(Object.isFrozen(cache.get("a", false))).toBe(true);
+    // Answers and lookups have budgets of their own.
+    expect(cache.get("a", true)).toBeUndefined();
     // 16 KB holds about 15 entries of 1 KB (each set is refused above budget/16 = 1 KB).
-    for (let i = 0; i < 40; i++) cache.set(`k${i}`, of(g), i, 900);
-    expect(cache.get("b")).toBeUndefined();
-    expect(cache.get("k39")).toBe(39);
-    expect(cache.get("k0")).toBeUndefined();
-  });
-
-  it("ends what an account's change touches, and nothing of another account's", async () => {
-    const { cache, changes, at } = await cacheOf(1024 * 1024);
-    const g = at();
-    cache.set("a", of(g, ["A"]), { n: 1 }, 10);
-    cache.set("b", of(g, ["B"]), { n: 2 }, 10);
-    cache.set("anyone", of(g, []), { n: 3 }, 10);
-    expect(Object.isFrozen(cache.get("a"))).toBe(true);
-    changes.changed("A", "Entry");
-    expect(cache.get("a")).toBeUndefined();
-    expect(cache.get("b")).toEqual({ n: 2 });
-    // A read that named no account may have read anything.
-    expect(cache.get("anyone")).toBeUndefined();
-  });
-
-  it("keeps a lookup of some tables past changes of other tables, not past a delete or a change of everything", async () => {
-    const { cache, changes, at } = await cacheOf(1024 * 1024);
-    cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
-    changes.changed("A", "Entry");
-    expect(cache.get("token", ["ApiToken"])).toBe("viewer");
-    changes.changed("A");
-    expect(cache.get("token", ["ApiToken"])).toBeUndefined();
-    cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
-    changes.changed("A", "ApiToken");
-    expect(cache.get("token", ["ApiToken"])).toBeUndefined();
-    cache.set("token", of(at(), ["A"], ["ApiToken"]), "viewer", 10);
-    changes.everything();
-    expect(cache.get("token", ["ApiToken"])).toBeUndefined();
-  });
-
-  it("serves what was kept under another schedule epoch while its accounts are unchanged", async () => {
-    // A new epoch tells the accounts whose entries came due as changed (schedule.ts): only theirs end.
-    const { cache, changes, at } = await cacheOf(1024 * 1024);
-    const g = at();
-    cache.set("a", of(g, ["A"]), "A's page", 10);
-    cache.set("b", of(g, ["B"]), "B's page", 10);
-    changes.changed("A", "Entry");
-    expect(cache.get("a")).toBeUndefined();
-    expect(cache.get("b")).toBe("B's page");
-  });
-
-  it("serves nothing while other processes' changes cannot be heard", async () => {
-    const { cache, changes, at } = await cacheOf(1024 * 1024);
-    cache.set("a", of(at()), "A", 10);
-    changes.blind = true;
-    // A request reads its generation before what is kept (context.ts `keep`): blind, a change of everything.
-    at();
-    expect(cache.get("a")).toBeUndefined();
+    for (let i = 0; i < 40; i++) cache.set(`k${i}`, i, 900, false);
+    expect(cache.get("b", false)).toBeUndefined();
+    expect(cache.get("k39", false)).toBe(39);
+    expect(cache.get("k0", false)).toBeUndefined();
   });
 });

@@ -60,12 +60,6 @@ async function serveMcp(values: Record<string, unknown>): Promise<void> {
   const database = await openDatabase(config, { recordRevisions: recordsRevisions(config) });
   try {
     await migrate(database);
-    // It listens (docs/deployment.md): a tool's write is then heard by the servers before the tool answers.
-    // It keeps no answers (no read cache), so no server's write waits for it. Not awaited: a tool's read
-    // needs no listening, and a write waits for it (postgres-changes.ts).
-    database
-      .hearChanges({ keeps: false })
-      .catch((error) => console.error(`cms: not hearing changes (${error})`));
     // Loaded here only: the tool interface brings in the whole GraphQL schema.
     const { serveStdio } = await import("../mcp/stdio.ts");
     await serveStdio(database, config, token ? { token } : { account: account ?? "" }, () =>

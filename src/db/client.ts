@@ -5,19 +5,14 @@ import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/sqlite/client.ts";
 import { SetupError, systemCause, writableDirectory } from "../setup-errors.ts";
 import { privateDatabaseFiles, privateDirectory } from "../storage/private-files.ts";
-import { Changes } from "./changes.ts";
 import { postgresProblem } from "./connect-errors.ts";
 import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
-import { type Generation, lateScheduleReads, postgresScheduleReads } from "./generation.ts";
 import { probeDatabaseWith } from "./outage.ts";
 import { installPlanCache } from "./plan-cache.ts";
-import { hearPostgresChanges, type Listener } from "./postgres-changes.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
 import { withQueryHooks } from "./query-hooks.ts";
-import { scheduledGeneration } from "./schedule.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
-import { DATA_TABLES_SQL, sqliteChangeTriggers } from "./sqlite-changes.ts";
 import { fieldName, nulPath, UnstorableTextError } from "./text-guard.ts";
 
 export type Db = PrismaClient;
@@ -26,27 +21,12 @@ export type DbProvider = "sqlite" | "postgresql";
 export interface Database {
   db: Db;
   provider: DbProvider;
-  /**
-   * Read before reading: what changed since, per account (changes.ts), here or in another process once
-   * `hearChanges` has started, and the time public reads are made as of (schedule.ts).
-   */
-  generation: Generation;
   /** This process records entry revisions: its connections have the triggers (entry-revisions.ts). */
   recordsRevisions: boolean;
   /** Runs many statements at once (a migration file, migrate.ts) inside `tx`, an open transaction. */
   executeScript(tx: Pick<Db, "$executeRawUnsafe">, sql: string): Promise<void>;
-  /**
-   * Starts hearing of changes, after the migrations (the server's read cache needs it). `keeps`: whether
-   * this process keeps answers; on PostgreSQL other processes' writes wait only for those that do.
-   */
-  hearChanges(options?: { keeps: boolean }): Promise<void>;
-  /** Stops hearing and disconnects. */
+  /** Disconnects. */
   close(): Promise<void>;
-  /**
-   * Why the database can no longer be trusted by this process, which must be restarted: a write that
-   * could not be flushed to the disk (SQLite, wal-flush.ts). /healthz then fails.
-   */
-  broken(): Error | undefined;
 }
 
 /**
@@ -62,19 +42,13 @@ const clientOptions = { errorFormat: "minimal" } as const;
  * `keepStatistics`: the server's own connection keeps SQLite's planner statistics fresh (sqlite-adapter.ts);
  * short-lived users of the file (the CLI, the bench's seeding) leave that to it.
  * `sqliteSynchronous` (unset: "full") says when an SQLite commit waits for the disk.
- * `crossProcessReads` (unset: "at-once") says whether a PostgreSQL read first catches up on other
- * processes' commits (postgres-changes.ts).
  * `recordRevisions`: writes of entries record their revisions (entry-revisions.ts; off for the seeding).
  */
 export async function openDatabase(
-  config: Pick<Config, "dataDir" | "databaseUrl"> &
-    Partial<Pick<Config, "sqliteSynchronous" | "crossProcessReads">>,
+  config: Pick<Config, "dataDir" | "databaseUrl"> & Partial<Pick<Config, "sqliteSynchronous">>,
   { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
   installPlanCache();
-  const changes = new Changes();
-  const { reads: scheduleReads, connected } = lateScheduleReads();
-  const generation = scheduledGeneration(changes, scheduleReads);
   if (isPostgresUrl(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),
@@ -85,38 +59,20 @@ export async function openDatabase(
       max: 10,
       ...(recordRevisions && { options: recordingOption }),
     });
-    const connect = factory.connect.bind(factory);
-    factory.connect = async () => {
-      const adapter = await connect();
-      connected(postgresScheduleReads(adapter));
-      return adapter;
-    };
     const adapter = instrumented(factory);
     const db = withHooks(new PrismaClient({ adapter, ...clientOptions }) as unknown as Db);
     await answers(db, config.databaseUrl);
     probeDatabaseWith(() => ping(db));
-    const url = config.databaseUrl;
-    let listener: Listener | undefined;
     // The two generated clients differ only in provider-specific options we do not use.
     return {
       db,
       provider: "postgresql",
-      generation,
-      // PostgreSQL stops on a failed flush itself; this process then sees its connections fail (/readyz).
-      broken: () => undefined,
       recordsRevisions: recordRevisions,
       // Without parameters pg sends it by the simple query protocol, which runs many statements.
       executeScript: async (tx, sql) => {
         await tx.$executeRawUnsafe(sql);
       },
-      hearChanges: async ({ keeps } = { keeps: true }) => {
-        listener ??= hearPostgresChanges(url, changes, config.crossProcessReads ?? "at-once", keeps);
-        await listener.ready;
-      },
-      close: async () => {
-        await listener?.stop();
-        await db.$disconnect();
-      },
+      close: () => db.$disconnect(),
     };
   }
   const file = sqliteFile(config);
@@ -126,34 +82,26 @@ export async function openDatabase(
   // leaves its directory to the operator, but its own files are private too.
   if (!config.databaseUrl) privateDirectory(config.dataDir);
   const { PrismaClient } = await import("../generated/sqlite/client.ts");
-  let sqlite: ReturnType<typeof serializedSqlite>;
+  const synchronous = config.sqliteSynchronous ?? "full";
+  const sqlite = serializedSqlite(file, { keepStatistics, synchronous });
+  const adapter = instrumented(sqlite.factory);
+  const db = withHooks(new PrismaClient({ adapter, ...clientOptions }));
   try {
-    const synchronous = config.sqliteSynchronous ?? "full";
-    sqlite = serializedSqlite(file, { keepStatistics, changes, connected, synchronous });
+    // Opened now, so that a file that cannot be opened stops start-up in one line.
+    await db.$queryRaw`SELECT 1`;
     // SQLite gives the WAL and shared-memory files it makes later the database file's own mode.
     privateDatabaseFiles(file);
   } catch (error) {
+    await db.$disconnect().catch(() => {});
     throw new SetupError(`${setting}: cannot open the SQLite database ${file} (${systemCause(error)})`);
   }
-  const adapter = instrumented(sqlite.factory);
-  const db = withHooks(new PrismaClient({ adapter, ...clientOptions }));
   probeDatabaseWith(() => ping(db));
   return {
     db,
     provider: "sqlite",
-    generation,
     recordsRevisions: recordRevisions,
-    broken: () => sqlite.failure(),
     // One connection: the script runs inside the transaction open on it (sqlite-adapter.ts).
     executeScript: (_tx, sql) => sqlite.executeScript(sql),
-    hearChanges: async () => {
-      const tables = await db.$queryRawUnsafe<{ name: string }[]>(DATA_TABLES_SQL);
-      for (const trigger of sqliteChangeTriggers(tables.map((table) => table.name))) {
-        await db.$executeRawUnsafe(trigger);
-      }
-      changes.hearsOwnWrites = true;
-      changes.blind = false;
-    },
     close: () => db.$disconnect(),
   };
 }

@@ -3,7 +3,7 @@
 // An entry's preview reads `entryPage` (any entry, drafts included) under the name `page`, so the
 // renderer gets the very SiteData shape the public site gets.
 import { type GraphQLSchema, parse } from "graphql";
-import { cachedExecute } from "../schema/cached-execute.ts";
+import { compiledExecute } from "../schema/compiled-execute.ts";
 import type { Context } from "../schema/index.ts";
 import {
   type EntryList,
@@ -56,7 +56,7 @@ export async function loadPreviewSite(
   accountId: string,
   target: { path: string; page?: number } | PreviewTarget,
 ): Promise<SiteData | null> {
-  const result = await cachedExecute({
+  const result = await compiledExecute({
     schema,
     document: "path" in target ? pathQuery : entryQuery,
     contextValue: ctx,
@@ -73,7 +73,7 @@ export async function loadPreviewEntryList(
   accountId: string,
   args: EntryListArgs,
 ): Promise<EntryList | null> {
-  const result = await cachedExecute({
+  const result = await compiledExecute({
     schema,
     document: entriesQuery,
     contextValue: ctx,

@@ -6,7 +6,7 @@
 import { type GraphQLSchema, parse } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { log } from "../log.ts";
-import { cachedExecute } from "../schema/cached-execute.ts";
+import { compiledExecute } from "../schema/compiled-execute.ts";
 import { toApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
 import { type PreviewLinkTarget, previewLinkViewer } from "../schema/previews/verify.ts";
@@ -45,7 +45,7 @@ export async function servePreviewLink(
 ): Promise<Response> {
   // No read cache: whether a link is valid depends on the time, not only on the data.
   const uncached: Context = { ...ctx, reads: undefined };
-  const result = await cachedExecute({
+  const result = await compiledExecute({
     schema,
     document: linkQuery,
     contextValue: uncached,

@@ -2,7 +2,7 @@
 // public site, named by the Host) here, or of `sitePreview` (preview-data.ts). Both read the same fields
 // of `Site`, written once in the fragments below.
 import { type GraphQLSchema, parse } from "graphql";
-import { cachedExecute } from "../schema/cached-execute.ts";
+import { compiledExecute } from "../schema/compiled-execute.ts";
 import type { Context } from "../schema/index.ts";
 import type { EntryList, EntryListArgs } from "../schema/site/entry-list.ts";
 
@@ -111,7 +111,7 @@ export async function loadSite(
   path: string,
   page: number,
 ): Promise<SiteData | null> {
-  const result = await cachedExecute({
+  const result = await compiledExecute({
     schema,
     document: pageQuery,
     contextValue: ctx,
@@ -136,7 +136,7 @@ export async function loadEntryList(
   ctx: Context,
   args: EntryListArgs,
 ): Promise<EntryList | null> {
-  const result = await cachedExecute({
+  const result = await compiledExecute({
     schema,
     document: entriesQuery,
     contextValue: ctx,

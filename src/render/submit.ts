@@ -7,7 +7,7 @@
 import { type GraphQLSchema, parse } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { publicError } from "../http/public-error.ts";
-import { cachedExecute } from "../schema/cached-execute.ts";
+import { compiledExecute } from "../schema/compiled-execute.ts";
 import type { Context } from "../schema/index.ts";
 import { readFormBody } from "./form-body.ts";
 import { escapeHtml } from "./html.ts";
@@ -74,7 +74,7 @@ export async function handleSubmit(
     else if (!control.has(key)) fields[key] ??= value;
   }
   const postedValue = (name: string) => posted.find(([key]) => key === name)?.[1] ?? null;
-  const result = await cachedExecute({
+  const result = await compiledExecute({
     schema,
     document: submitMutation,
     contextValue: ctx,

@@ -1,4 +1,4 @@
-// Answers to GET requests, kept in the read cache (src/schema/read-cache.ts) under the data generation's stamp:
+// Answers to GET requests, kept in the read cache (src/schema/read-cache.ts) at the request's generation:
 // a repeated read of unchanged data skips the execution of the route's operation and the serialization of its
 // answer. The key is the path with its query and the caller (token): all a GET's answer depends
 // on besides the data. Who may call is still checked on every request, before this.
@@ -12,7 +12,7 @@ interface KeptAnswer {
 
 export async function keptAnswer(ctx: Context, url: URL, answer: () => Promise<Response>): Promise<Response> {
   // Answers off (READ_CACHE_MB=0): the answer as it is, without a copy of its body.
-  if (!ctx.reads?.keeps(undefined)) return answer();
+  if (!ctx.reads?.keeps(false)) return answer();
   const key = `rest\u0000${url.pathname}${url.search}\u0000${ctx.caller}`;
   const kept = await ctx.keep(
     key,

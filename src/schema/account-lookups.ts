@@ -1,8 +1,9 @@
 // An account's blueprints and collections by ID, as the records that name them read them (an entry's
-// blueprint handle, fields and collection handle; a site page's collection name, template and layout). Each is one lookup of its own table (read-cache.ts):
-// kept while the account's blueprints (collections) stay unchanged, whatever is written to its entries,
-// so reading an entry costs no query for them; asked at most once per request (loaders.ts).
-import type { Context, Table } from "./context.ts";
+// blueprint handle, fields and collection handle; a site page's collection name, template and layout).
+// Each is a lookup of the account's structure (context.ts `keep`): kept while its structure generation
+// stands, whatever is written to its entries, so reading an entry costs no query for them; asked at most
+// once per request (loaders.ts).
+import type { Context } from "./context.ts";
 import { type Eventually, whenReady } from "./eventually.ts";
 
 export interface BlueprintLookup {
@@ -28,22 +29,22 @@ const collectionSelect = {
 
 const bytes = (found: object) => JSON.stringify(found).length * 2;
 
-/** `read`'s value, kept while the account's rows of `tables` stay unchanged. */
+/** `read`'s value, kept while the account's structure (or all of it: "content") stays unchanged. */
 export function keptLookup<T extends object>(
   ctx: Pick<Context, "keep">,
   key: string,
-  accountId: string,
-  tables: readonly Table[],
+  account: string,
+  of: "structure" | "content",
   read: () => Promise<T>,
 ): Promise<T> {
-  return ctx.keep(key, read, { size: bytes, tables, accounts: () => [accountId] });
+  return ctx.keep(key, read, { size: bytes, lookup: { account, of } });
 }
 
 export async function readAccountBlueprints(
   ctx: Pick<Context, "db" | "keep">,
   accountId: string,
 ): Promise<ReadonlyMap<string, BlueprintLookup>> {
-  const rows = await keptLookup(ctx, `blueprints\u0000${accountId}`, accountId, ["Blueprint"], () =>
+  const rows = await keptLookup(ctx, `blueprints\u0000${accountId}`, accountId, "structure", () =>
     ctx.db.blueprint.findMany({ where: { accountId }, select: { id: true, handle: true, fields: true } }),
   );
   return new Map(rows.map(({ id, ...blueprint }) => [id, blueprint]));
@@ -53,7 +54,7 @@ export async function readAccountCollections(
   ctx: Pick<Context, "db" | "keep">,
   accountId: string,
 ): Promise<ReadonlyMap<string, CollectionLookup>> {
-  const rows = await keptLookup(ctx, `collections\u0000${accountId}`, accountId, ["Collection"], () =>
+  const rows = await keptLookup(ctx, `collections\u0000${accountId}`, accountId, "structure", () =>
     ctx.db.collection.findMany({ where: { accountId }, select: { id: true, ...collectionSelect } }),
   );
   return new Map(rows.map(({ id, ...collection }) => [id, collection]));
@@ -62,8 +63,8 @@ export async function readAccountCollections(
 type WithLoaders = Pick<Context, "db" | "loaders">;
 
 /**
- * The blueprint `id` of the account. One created in another process a moment ago may be missing from a
- * lookup kept here until its change is heard (src/db/changes.ts): then it is read on its own.
+ * The blueprint `id` of the account. One created by the request's own write, after its lookup was read,
+ * is missing from it: then it is read on its own.
  */
 export function blueprintOf(ctx: WithLoaders, accountId: string, id: string): Eventually<BlueprintLookup> {
   return whenReady(

@@ -6,8 +6,8 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import AccessFirstPlugin from "./access-first.ts";
 import type { Context } from "./context.ts";
-import FreshAfterWritesPlugin from "./fresh-after-writes.ts";
 import { validationFailure } from "./validation.ts";
+import WriteHookPlugin from "./write-hook.ts";
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -20,7 +20,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // accessFirst before validation: its wrapper runs outside (before) the argument validation.
-  plugins: [FreshAfterWritesPlugin, AccessFirstPlugin, PrismaPlugin, ValidationPlugin],
+  plugins: [WriteHookPlugin, AccessFirstPlugin, PrismaPlugin, ValidationPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (ctx) => ctx.db,

@@ -1,12 +1,9 @@
-// The transports execute operations through this (the tool interface, /graphql via yoga, the site renderer
-// in-process). A query's result is kept in the read cache under the data generation's stamp read before it
-// ran, keyed by the operation, its variables and who asked (token and Host: all a query's answer
-// depends on besides the data). Results with errors, and those a resolver says vary (`answerVaries`), are
-// not kept. Mutations run as they are, and the
-// request reads the generation afresh after each one (fresh-after-writes.ts), so its later reads (a page
-// rendered after a form submission) see its own write. Execution is compiled (compiled-execute.ts).
-// REST (src/rest/run-route.ts) executes without this: its GET answers are kept whole
-// (src/rest/kept-answers.ts), and a REST write is the last thing its request does.
+// /graphql (via yoga) and the tool interface execute operations through this. A query's result is kept in
+// the read cache at the request's generation (context.ts `keep`), keyed by the operation, its variables
+// and who asked (token and Host: all a query's answer depends on besides the data). Results with errors,
+// and those a resolver says vary (`answerVaries`), are not kept. Mutations run as they are. Execution is
+// compiled (compiled-execute.ts). REST keeps its GET answers whole (src/rest/kept-answers.ts) and the site
+// its rendered pages (src/render/index.ts): each path has one layer of kept answers.
 import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST } from "graphql";
 import { compiledExecute } from "./compiled-execute.ts";
 import type { Context } from "./context.ts";
@@ -32,7 +29,7 @@ export async function cachedExecute(
 ): Promise<ExecutionResult> {
   const ctx = args.contextValue as Context;
   const operation = getOperationAST(args.document, args.operationName);
-  if (!ctx.reads?.keeps(undefined) || operation?.operation !== "query") return execute(args);
+  if (!ctx.reads?.keeps(false) || operation?.operation !== "query") return execute(args);
   const key = [
     documentId(args.document),
     args.operationName ?? "",
@@ -46,9 +43,9 @@ export async function cachedExecute(
 }
 
 /**
- * A result to keep, with its JSON text written once: for its size in the cache, and for every answer that
- * sends it, since yoga serializes a result with its own `stringify` when it has one (as graphql-jit's
- * results do). Not enumerable, so a copy made by a plugin (which may differ) is serialized afresh.
+ * A result to keep, with its JSON text written once: the answer yoga sends (it serializes a result with
+ * its own `stringify` when it has one, as graphql-jit's results do), and so the size of what is kept.
+ * Not enumerable, so a copy made by a plugin (which may differ) is serialized afresh.
  */
 function serializedOnce(result: ExecutionResult): ExecutionResult {
   if (result.errors || result.extensions) return result;

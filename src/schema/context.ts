@@ -1,17 +1,17 @@
 // The per-request context shared by every transport: the database, the file storage of uploads, who is
-// calling (resolved lazily from the bearer token, once per request), and per-request loaders that batch
-// nested reads. With a read cache, the token's and the Host's lookups are kept like query results.
+// calling (the bearer token's and the Host's accounts with their generations, one read per request,
+// generations.ts), kept reads keyed by those generations, and per-request loaders that batch nested reads.
 import { DEFAULT_HISTORY, type HistorySettings } from "../config.ts";
 import type { Db, DbProvider } from "../db/client.ts";
 import { boundedClient, type Deadline } from "../db/deadline.ts";
-import type { Prisma } from "../generated/sqlite/client.ts";
 import { noOutbox, type Outbox } from "../mail/outbox.ts";
 import { createMemoryEvents, type RecentEvents } from "../rate-limit/recent-events.ts";
 import type { Storage } from "../storage/storage.ts";
-import { findViewer, type Viewer } from "./accounts/tokens.ts";
+import type { Viewer } from "./accounts/tokens.ts";
+import { type AccountGeneration, type Identity, readIdentity } from "./generations.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import type { ReadCache } from "./read-cache.ts";
-import { findSite, hostName, type SiteAccount } from "./site/host.ts";
+import { hostName, type SiteAccount } from "./site/host.ts";
 import { noDispatch, type WebhookDispatch } from "./webhooks/outbox.ts";
 
 export interface Context {
@@ -61,22 +61,25 @@ export interface Context {
   history: HistorySettings;
   /** Everything besides the data a query's answer depends on: the bearer token and the Host. */
   caller: string;
-  /** The data generation, read once per request and afresh after a write (dataChanged). */
-  generation: () => Promise<string>;
   /**
-   * After a write: the request's accounts changed (for every kept read, at once) and it reads afresh.
-   * `lookups`: the write may have changed what is kept per table (tokens, collections, blueprints,
-   * webhooks); otherwise only reads kept whole end, and the lookups of a stream of entries stay.
+   * The generations of the accounts the request names (its token's, its Host's), read with the token and
+   * Host lookups in one statement (generations.ts) before anything else: what its answers are kept by,
+   * and what its validators (ETag) are derived from.
    */
-  dataChanged: (lookups?: boolean) => void;
-  /** Resolves once every other server process has heard the request's writes (changes.ts `settle`). */
-  writesHeard: () => Promise<void>;
+  generation: () => Promise<string>;
+  /** The moment the request's public reads are made as of (site/scope.ts), read with its generations. */
+  asOf: () => Promise<Date>;
   /**
-   * The value kept under `key` while nothing it was read from changed, else `compute`'s, kept when `size`
-   * gives its size in bytes (undefined keeps nothing: errors, not-found answers, output that varies; by
-   * default everything but null is kept: made-up tokens and Hosts, which anyone can send, must not push
-   * real answers out). It was read from `accounts` (by default the accounts this request has resolved:
-   * its token's and its Host's), from `tables` of theirs only when given. Without a read cache, `compute`
+   * After a write (every root mutation: write-hook.ts): the request's generations, token and Host are
+   * read again when next needed, so its later reads see what it wrote.
+   */
+  refresh: () => void;
+  /**
+   * The value kept under `key` at the request's generation, else `compute`'s, kept when `size` gives its
+   * size in bytes (undefined keeps nothing: errors, not-found answers, output that varies; by default
+   * everything but null is kept). An answer depends on every account the request names; a `lookup` on one
+   * account (`account`), on its structure alone ("structure": tokens, collections, blueprints, templates,
+   * forms, globals, navigations, webhooks) or all of it ("content"). Without a read cache, `compute`
    * every time.
    */
   keep<T>(key: string, compute: () => Promise<T>, options?: KeepOptions<T>): Promise<T>;
@@ -104,8 +107,6 @@ export interface ContextDeps {
   /** Without them, this process's own memory. */
   submissions?: RecentEvents;
   reads?: ReadCache;
-  /** Without it (the CLI), writes are answered without waiting for server processes to hear them. */
-  writesHeard?: () => Promise<void>;
   /** OUTBOUND_ALLOW_PRIVATE; false without it. */
   outboundAllowPrivate?: boolean;
   /** 20 s without it. */
@@ -119,25 +120,13 @@ export type HandleStyle = "any" | "snake_case";
 
 export interface KeepOptions<T> {
   size?: (value: T) => number | undefined;
-  tables?: readonly Table[];
-  accounts?: (value: T) => readonly string[];
+  /** A lookup of one account: of its structure only, or of its content too. */
+  lookup?: { account: string; of: "structure" | "content" };
   /** The value is the request's whole answer (REST, GraphQL, a site page): see `answerCache`. */
   answer?: boolean;
 }
 
-/** A table of the database (a Prisma model: no model maps to another name). */
-export type Table = Prisma.ModelName;
-
 const ownSubmissions = createMemoryEvents();
-const viewerLookup: KeepOptions<Viewer | null> = {
-  tables: ["ApiToken"],
-  accounts: (viewer) => (viewer ? [viewer.accountId] : []),
-};
-const siteLookup: KeepOptions<SiteAccount | null> = {
-  tables: ["Account"],
-  accounts: (site) => (site ? [site.id] : []),
-};
-const noWait = () => Promise.resolve();
 const keptByDefault = <T>(value: T) => (value === null ? undefined : 256);
 
 export function createContext(
@@ -148,35 +137,26 @@ export function createContext(
   /** The request's (db/deadline.ts): its operations begun after it are refused. */
   deadline?: Deadline,
 ): Context {
-  let viewer: Promise<Viewer | null> | undefined;
-  let site: Promise<SiteAccount | null> | undefined;
-  let stamp: Promise<number> | undefined;
-  let generation: Promise<string> | undefined;
   const token = bearerToken(request.headers.get("authorization"));
   const host = hostName(request.headers.get("host"));
   const { reads } = deps;
-  // The accounts this request has named (its token's, its Host's): what its reads are read from.
-  const accounts = new Set<string>();
-  const named = (account: string | undefined) => account && accounts.add(account);
   // Named one by one, not spread from `deps`: made for every request, and a spread that adds keys is
-  // slow on Node 20 (docs/performance.md, "The request's context").
+  // slow on Node 20 (docs/performance.md).
   const db = deadline ? boundedClient(deps.db, deadline) : deps.db;
-  // The request's stamp (and generation, below). The first after other processes' commits are heard
-  // (changes.ts: on PostgreSQL their writers waited for it, on SQLite a data_version check), so that one
-  // acknowledged before the request began is read; again after each of the request's own writes without
-  // checking again: its writes are marked already (SQLite's triggers; on PostgreSQL `dataChanged`, as
-  // fresh-after-writes.ts tells it), and a commit elsewhere since the request began is one it may or may
-  // not see.
-  let caughtUp = false;
-  const stamped = () => {
-    if (!reads) return Promise.resolve(0);
-    stamp ??= caughtUp
-      ? Promise.resolve(reads.generation.changes.heardStamp())
-      : reads.generation.stamp().then((at) => {
-          caughtUp = true;
-          return at;
-        });
-    return stamp;
+  let identity: Promise<Identity> | undefined;
+  const identify = () => {
+    identity ??= readIdentity(db, token, host);
+    return identity;
+  };
+  /** What a kept value is keyed by besides its key; undefined: the account is not the request's. */
+  const generationOf = async (lookup: KeepOptions<unknown>["lookup"]) => {
+    const { generations } = await identify();
+    if (!lookup) return generationKey(generations);
+    const found = generations.get(lookup.account);
+    if (!found) return undefined;
+    return lookup.of === "structure"
+      ? `${lookup.account}.s${found.structure}`
+      : `${lookup.account}.${found.content}.${found.structure}`;
   };
   const context: Context = {
     db,
@@ -184,28 +164,8 @@ export function createContext(
     storage: deps.storage,
     uploadLimit: deps.uploadLimit,
     deadline,
-    viewer: () => {
-      viewer ??= token
-        ? context
-            .keep(`viewer\u0000${token}`, () => findViewer(db, token), viewerLookup)
-            .then((found) => {
-              named(found?.accountId);
-              return found;
-            })
-        : Promise.resolve(null);
-      return viewer;
-    },
-    site: () => {
-      site ??= host
-        ? context
-            .keep(`site\u0000${host}`, () => findSite(db, host), siteLookup)
-            .then((found) => {
-              named(found?.id);
-              return found;
-            })
-        : Promise.resolve(null);
-      return site;
-    },
+    viewer: async () => (await identify()).viewer,
+    site: async () => (host ? (await identify()).site : null),
     loaders: undefined as unknown as Loaders,
     clientIp,
     stagedUploads: new Set(),
@@ -220,46 +180,41 @@ export function createContext(
     requestUrl: request.url ?? null,
     history: deps.history ?? DEFAULT_HISTORY,
     caller: `${token ?? ""}\u0000${host}`,
-    generation: () => {
-      generation ??= reads ? stamped().then((at) => reads.generation.at(at)) : Promise.resolve("");
-      return generation;
-    },
-    dataChanged: (lookups = true) => {
-      // Where this process hears its own writes only once committed (PostgreSQL's NOTIFY), the request's
-      // accounts changed now: its client's next read, here, must see the write. Content is told as the
-      // Entry table's change: it ends every read kept whole, no lookup kept per table.
-      const changes = reads?.generation.changes;
-      if (changes && !changes.hearsOwnWrites) {
-        for (const account of accounts) changes.changed(account, lookups ? undefined : "Entry");
-      }
-      stamp = undefined;
-      generation = undefined;
+    generation: async () => generationKey((await identify()).generations),
+    asOf: async () => (await identify()).asOf,
+    refresh: () => {
+      identity = undefined;
       // A later operation of the same document may read what this one wrote (a renamed blueprint).
-      if (lookups) context.loaders.forgetLookups();
+      context.loaders.forgetLookups();
     },
-    writesHeard: deps.writesHeard ?? noWait,
     answerCache: undefined,
     answerVaries: false,
-    keep: async (key, compute, { size = keptByDefault, tables, accounts: accountsOf, answer } = {}) => {
-      if (!reads?.keeps(tables)) return compute();
-      // Read before computing: what is kept is at least as new as the moment it is kept under. A read of
-      // content reads its generation first, whose schedule epoch tells of accounts come due; a lookup of
-      // some tables needs the stamp alone (not the epoch, read anew after each entry write).
-      if (!tables) await context.generation();
-      const stamp = await stamped();
-      const found = reads.get(key, tables);
+    keep: async (key, compute, { size = keptByDefault, lookup, answer } = {}) => {
+      if (!reads?.keeps(lookup !== undefined)) return compute();
+      const read = identify();
+      const generation = await generationOf(lookup);
+      if (generation === undefined) return compute();
+      const keyed = `${key}\u0000${generation}`;
+      const found = reads.get(keyed, lookup !== undefined);
       if (answer) context.answerCache = found === undefined ? "miss" : "hit";
       if (found !== undefined) return found as Awaited<ReturnType<typeof compute>>;
       const value = await compute();
+      // A write of the request's own since (refresh) may be in what was read: not kept under the old one.
+      if (identity !== read) return value;
       const bytes = size(value);
-      if (bytes === undefined) return value;
-      const readFrom = accountsOf ? accountsOf(value) : [...accounts];
-      reads.set(key, { stamp, accounts: readFrom, tables }, value, bytes);
+      if (bytes !== undefined) reads.set(keyed, value, bytes, lookup !== undefined);
       return value;
     },
   };
   context.loaders = createLoaders(context);
   return context;
+}
+
+/** The generations of the accounts a request names, in one text: `<account>.<content>.<structure>;…`. */
+function generationKey(generations: ReadonlyMap<string, AccountGeneration>): string {
+  let key = "";
+  for (const [account, { content, structure }] of generations) key += `${account}.${content}.${structure};`;
+  return key;
 }
 
 function bearerToken(header: string | null): string | undefined {

@@ -1,4 +1,4 @@
-// The collection an entry is written to, with its blueprints: kept as a lookup until either table changes
+// The collection an entry is written to, with its blueprints: kept as a lookup of the account's structure
 // (entries are written far more often), so that a create or an update reads neither.
 import type { AccountScope } from "../access.ts";
 import type { Context } from "../context.ts";
@@ -15,7 +15,10 @@ export function findWriteTarget(ctx: Context, scope: AccountScope, collectionId:
           select: { id: true, handle: true, fields: true },
         },
       }),
-    { size: (found) => JSON.stringify(found).length * 2, tables: ["Collection", "Blueprint"] },
+    {
+      size: (found) => JSON.stringify(found).length * 2,
+      lookup: { account: scope.accountId, of: "structure" },
+    },
   );
 }
 

@@ -6,7 +6,7 @@ import { assetUrl } from "../assets/names.ts";
 import { type FieldDefinition, readFields } from "../blueprints/fields.ts";
 import type { Context } from "../context.ts";
 import type { ReferencedAsset, ReferencedEntry } from "../loaders.ts";
-import { isVisibleAt, publicTime } from "../site/scope.ts";
+import { isVisibleAt } from "../site/scope.ts";
 import { isAssetId } from "./media.ts";
 import { isPlainObject } from "./values.ts";
 
@@ -47,7 +47,7 @@ export async function expandValues(
     .entries(accountId)
     .loadMany(entityFields.flatMap((field) => idsOf(values[field.handle])));
   // The public's view leaves out references to entries it may not see (unpublished or scheduled).
-  const asOf = options.publishedOnly && loaded.length > 0 ? await publicTime(ctx) : undefined;
+  const asOf = options.publishedOnly && loaded.length > 0 ? await ctx.asOf() : undefined;
   const byId = new Map<string, ReferencedEntry>();
   for (const entry of loaded) if (isEntry(entry)) byId.set(entry.id, entry);
   const pending: Promise<void>[] = [];

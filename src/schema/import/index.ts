@@ -122,7 +122,7 @@ export async function importSite(
       throw error;
     }
     for (const step of run.afterCommit) await step();
-    ctx.dataChanged();
+    ctx.refresh();
     return run.report;
   } finally {
     ctx.loaders.entries(accountId).clearAll();

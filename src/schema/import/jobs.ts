@@ -89,7 +89,7 @@ export async function startImportJob(
           ...(outcome.report && { done: view.progress.total }),
         },
       });
-      jobCtx.dataChanged();
+      jobCtx.refresh();
     } catch (error) {
       log({
         level: "error",

@@ -51,6 +51,6 @@ export async function recordStopped(ctx: Context, row: RunningRow): Promise<bool
     where: { id: row.id, status: "running", updatedAt: row.updatedAt },
     data: { status: "failed", error: STOPPED_ERROR, finishedAt: new Date() },
   });
-  if (count > 0) ctx.dataChanged(false);
+  if (count > 0) ctx.refresh();
   return count > 0;
 }

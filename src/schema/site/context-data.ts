@@ -19,7 +19,7 @@ export async function siteGlobals(
   scope: AccountScope,
 ): Promise<Record<string, Record<string, unknown>>> {
   const { accountId } = scope;
-  const globals = await keptLookup(ctx, `site globals\u0000${accountId}`, accountId, ["Global"], () =>
+  const globals = await keptLookup(ctx, `site globals\u0000${accountId}`, accountId, "structure", () =>
     ctx.db.global.findMany({
       where: scope,
       select: { handle: true, name: true, data: true, blueprintId: true },
@@ -49,14 +49,19 @@ export async function siteNavigations(
   scope: AccountScope,
 ): Promise<Record<string, MenuItem[]>> {
   const { accountId } = scope;
-  const tables = ["Navigation", "NavigationItem"] as const;
-  const kept = await keptLookup(ctx, `site navigations\u0000${accountId}`, accountId, tables, async () => {
-    const [navigations, items] = await Promise.all([
-      ctx.db.navigation.findMany({ where: scope, select: { id: true, handle: true } }),
-      readNavigationItems(ctx.db, scope),
-    ]);
-    return { navigations, items };
-  });
+  const kept = await keptLookup(
+    ctx,
+    `site navigations\u0000${accountId}`,
+    accountId,
+    "structure",
+    async () => {
+      const [navigations, items] = await Promise.all([
+        ctx.db.navigation.findMany({ where: scope, select: { id: true, handle: true } }),
+        readNavigationItems(ctx.db, scope),
+      ]);
+      return { navigations, items };
+    },
+  );
   const { navigations, items } = kept;
   const { forests, linked } = await navigationForests(ctx.db, scope, items, await visible(ctx));
   return Object.fromEntries(

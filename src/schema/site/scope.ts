@@ -3,7 +3,6 @@
 // scheduled for later (a `published_at` after now). A preview (preview.ts) names the account by a token
 // allowed to read it instead, and may show any entry. Every public read of entries (the site, the
 // content queries, navigation links, expanded references) goes through this rule.
-import { scheduledAsOf } from "../../db/schedule.ts";
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { Context } from "../context.ts";
 
@@ -18,31 +17,12 @@ export function visibleAt(asOf: Date) {
   } satisfies Prisma.EntryWhereInput;
 }
 
-/** Entries a visitor may see now (as of `publicTime`). */
-export async function visible(ctx: Pick<Context, "generation">): Promise<ReturnType<typeof visibleAt>> {
-  return visibleAt(await publicTime(ctx));
+/** Entries a visitor may see now: as of the moment the request read its generations (generations.ts). */
+export async function visible(ctx: Pick<Context, "asOf">): Promise<ReturnType<typeof visibleAt>> {
+  return visibleAt(await ctx.asOf());
 }
 
 /** The same rule for an entry already read (a referenced entry being expanded). */
 export function isVisibleAt(entry: { published: boolean; publishedAt: Date | null }, asOf: Date): boolean {
   return entry.published && (entry.publishedAt === null || entry.publishedAt <= asOf);
-}
-
-const requestTimes = new WeakMap<object, Date>();
-
-/**
- * The moment a request's public reads are made as of: the start of the schedule epoch its data
- * generation names (src/db/schedule.ts), so that answers kept meanwhile are right until an entry of
- * their account comes due. Without a read cache (the CLI, both budgets 0) nothing is kept: the time of
- * the request's first public read.
- */
-export async function publicTime(ctx: Pick<Context, "generation">): Promise<Date> {
-  const asOf = scheduledAsOf(await ctx.generation());
-  if (asOf) return asOf;
-  let time = requestTimes.get(ctx);
-  if (!time) {
-    time = new Date();
-    requestTimes.set(ctx, time);
-  }
-  return time;
 }

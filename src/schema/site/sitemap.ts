@@ -52,7 +52,7 @@ export interface Feed {
 export async function feedAt(ctx: Context, scope: AccountScope, path: string): Promise<Feed | null> {
   const wanted = path.replace(/^\/+/, "");
   const { accountId } = scope;
-  const collections = await keptLookup(ctx, `site feeds\u0000${accountId}`, accountId, ["Collection"], () =>
+  const collections = await keptLookup(ctx, `site feeds\u0000${accountId}`, accountId, "structure", () =>
     ctx.db.collection.findMany({
       where: { ...scope, feedEnabled: true, feedPath: { not: null } },
       select: {

@@ -84,14 +84,14 @@ export const SiteRef = builder.objectRef<SiteRoot>("Site").implement({
     forms: t.field({
       type: "JSON",
       resolve: (site, _args, ctx) =>
-        keptLookup(ctx, `site forms\u0000${site.id}`, site.id, ["Form", "Blueprint", "Collection"], () =>
+        keptLookup(ctx, `site forms\u0000${site.id}`, site.id, "structure", () =>
           siteForms(ctx, { accountId: site.id }),
         ),
     }),
     templates: t.field({
       type: "JSON",
       resolve: (site, _args, ctx) =>
-        keptLookup(ctx, `site templates\u0000${site.id}`, site.id, ["Template"], () =>
+        keptLookup(ctx, `site templates\u0000${site.id}`, site.id, "structure", () =>
           siteTemplates(ctx, { accountId: site.id }),
         ),
     }),

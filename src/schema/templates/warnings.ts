@@ -27,7 +27,7 @@ function templateHandles(ctx: Pick<Context, "db" | "keep">, accountId: string): 
   }
   let handles = byAccount.get(accountId);
   if (!handles) {
-    handles = keptLookup(ctx, `template-handles\u0000${accountId}`, accountId, ["Template"], () =>
+    handles = keptLookup(ctx, `template-handles\u0000${accountId}`, accountId, "structure", () =>
       ctx.db.template.findMany({ where: { accountId }, select: { handle: true } }),
     ).then((rows) => new Set(rows.map((row) => row.handle)));
     byAccount.set(accountId, handles);

@@ -27,17 +27,13 @@ interface Listener {
  * read outside an open transaction would wait for it to end).
  */
 function listeners(ctx: Context, accountId: string, db: Tx = ctx.db): Promise<Listener[]> {
-  return ctx.keep(
-    `webhooks\u0000${accountId}`,
-    async () =>
-      (
-        await db.webhook.findMany({
-          where: { accountId, enabled: true },
-          select: { id: true, events: true },
-        })
-      ).map((hook) => ({ id: hook.id, events: hook.events as string[] })),
-    { tables: ["Webhook"] },
-  );
+  const read = async () =>
+    (
+      await db.webhook.findMany({ where: { accountId, enabled: true }, select: { id: true, events: true } })
+    ).map((hook) => ({ id: hook.id, events: hook.events as string[] }));
+  // What a transaction reads may be rolled back: kept only when read outside one.
+  if (db !== ctx.db) return read();
+  return ctx.keep(`webhooks\u0000${accountId}`, read, { lookup: { account: accountId, of: "structure" } });
 }
 
 /** Whether any enabled webhook of the account listens to one of `types`: else a write needs no outbox. */

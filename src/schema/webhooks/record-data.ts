@@ -3,7 +3,7 @@
 // the same commit. Read as the account itself: a form submission has no token, and the record is the
 // account's own. A navigation carries its whole item tree.
 import type { Db } from "../../db/client.ts";
-import { cachedExecute } from "../cached-execute.ts";
+import { compiledExecute } from "../compiled-execute.ts";
 import { type Context, createContext } from "../context.ts";
 import { answerDocument, spreadValues } from "../rest-shape.ts";
 import type { ChangeEvent, RecordKind } from "./events.ts";
@@ -23,7 +23,7 @@ async function run(ctx: Context, field: string, variables: Record<string, unknow
   // Imported when first needed: the schema is built from the modules that call this.
   const { schema } = await import("../index.ts");
   const document = answerDocument(schema, `Query.${field}`);
-  const result = await cachedExecute({ schema, document, contextValue: ctx, variableValues: variables });
+  const result = await compiledExecute({ schema, document, contextValue: ctx, variableValues: variables });
   if (result.errors?.[0]) throw result.errors[0];
   return (result.data as Record<string, unknown>)[field] as Record<string, unknown>;
 }
