@@ -4,8 +4,7 @@
 // leave it standing. A public count's where-clause holds its as-of time (site/scope.ts), part of its key,
 // so each schedule epoch counts anew (though only accounts with entries come due need to). Kept with the lookups' budget (LOOKUP_CACHE_MB), even with the read cache
 // off, and read through the request's own data generation. A client that sends many different filters
-// pushes other kept lookups out (least recently used first), as it pushed other totals out of their own
-// cache before: those are read again, not wrong.
+// pushes other kept lookups out (least recently used first): those are read again, not wrong.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { AccountScope } from "../access.ts";
 import type { Context, KeepOptions } from "../context.ts";
