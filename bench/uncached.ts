@@ -1,7 +1,7 @@
 // The uncached pass: what reads and creates cost when no kept answer can help. The
 // workloads run against a twin of the server on the same database with its read cache off
-// (READ_CACHE_MB=0), beside the issue's targets. On PostgreSQL a target is the embedded database's
-// divided by 1.5 (the issue asks for PostgreSQL within 1.5x).
+// (READ_CACHE_MB=0), beside their targets. On PostgreSQL a target is the embedded database's divided
+// by 1.5: PostgreSQL is to stay within 1.5x of the embedded database.
 import { join } from "node:path";
 import type { BenchDatabase } from "./database.ts";
 import { startProcess, watchMemory } from "./processes.ts";

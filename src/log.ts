@@ -24,7 +24,7 @@ let destination = destinations.stdout;
 
 export const logger = pino(
   {
-    // Lines as before pino: no pid nor hostname, the level's name rather than its number.
+    // Lines of this server's shape: no pid nor hostname, the level's name rather than its number.
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
@@ -38,5 +38,5 @@ export function logToStderr(): void {
   destination = destinations.stderr;
 }
 
-// `msg` leads the fields, as it did before pino (the line reads "request", then what it was about).
+// `msg` leads the fields: the line reads "request", then what it was about.
 export const log: Log = ({ level, ...fields }) => logger[level](fields);

@@ -1,6 +1,6 @@
 // The README and docs/ link only what a clone has: every relative link of README.md, SECURITY.md and
 // docs/*.md names a file inside the repository, and a `#fragment` a heading of the page it points at
-// (GitHub's anchors). A path outside the checkout (../shared/…) once sent readers nowhere.
+// (GitHub's anchors). A path outside the checkout (../shared/…) sends readers nowhere.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";

@@ -2,7 +2,7 @@
 // the documented layout, header and footer partials given `navigation` and `site` explicitly, date-routed
 // posts read as `posts.*`, a paginated index, root pages with an `index` home page, a form with labels and
 // errors, `query` blocks), set up with the content those guides describe and rendered page by page on the
-// embedded database and on PostgreSQL (#22). Whitespace is squeezed before comparing.
+// embedded database and on PostgreSQL. Whitespace is squeezed before comparing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";

@@ -572,8 +572,8 @@ describe("query and paginate tags", () => {
     expect(text).toContain('<p class="unknown">total=0 shown=0</p>');
   });
 
-  // The hosted service's meaning (#22): `paginate.items` is the page's entries (it was Shopify's count),
-  // and page URLs are `<path>/page/N` (they were `?page=N`), which the site also serves.
+  // The hosted service's meaning: `paginate.items` is the page's entries (not Shopify's count), and page
+  // URLs are `<path>/page/N`; the site serves `?page=N` too.
   it("paginate shows the request's page of a collection's entries, the paginate object and default_pagination", async () => {
     const first = await page("/latest");
     expect(first.text).toContain('<ol class="paged"><li>p1</li><li>p2</li></ol>');

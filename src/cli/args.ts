@@ -1,5 +1,5 @@
 // The command line of `cms`: a command of two words, then its own options. Anything else is refused in
-// one line before the database is touched (`token create --scop read` once made a write token).
+// one line before the database is touched (else a mistyped `token create --scop read` makes a write token).
 import { parseArgs } from "node:util";
 
 export class UsageError extends Error {}

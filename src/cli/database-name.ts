@@ -1,5 +1,5 @@
-// Which database the CLI used, in words: a CLI run without the server's DATABASE_URL once made an
-// account in ./data/cms.db that a PostgreSQL server then did not know.
+// Which database the CLI used, in words: a CLI run without the server's DATABASE_URL makes its account in
+// ./data/cms.db, which a PostgreSQL server does not know, and the output says so.
 import { join, resolve } from "node:path";
 import type { Config } from "../config.ts";
 

@@ -65,8 +65,8 @@ class CmsScripts extends Tag {
 export const pacer = (token: Template["token"]): Template => ({ token, render: (ctx: Context) => pace(ctx) });
 
 /**
- * The tag paced before it renders. A loop (`for`, `tablerow`) also paces each iteration, so a body of
- * plain text is no longer a stretch the process cannot leave.
+ * The tag paced before it renders. A loop (`for`, `tablerow`) also paces each iteration, so that not even a
+ * body of plain text is a stretch the process cannot leave.
  */
 function paced(Base: TagClass): TagClass {
   return class extends Base {

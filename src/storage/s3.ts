@@ -36,7 +36,7 @@ export function s3Client(env: NodeJS.ProcessEnv = process.env): S3Client {
     ...(region && { region }),
     ...(accessKeyId && secretAccessKey && { credentials: { accessKeyId, secretAccessKey } }),
   };
-  // MinIO, R2 and local test servers do not all take the checksums the SDK now adds by default.
+  // MinIO, R2 and local test servers do not all take the checksums the SDK adds by default.
   if (endpoint) {
     config.requestChecksumCalculation = "WHEN_REQUIRED";
     config.responseChecksumValidation = "WHEN_REQUIRED";

@@ -135,7 +135,7 @@ export async function insertEntry(
   const templates = templatesOf(input);
   // The references nested in the create: one statement more (Prisma reads the row back), yet less CPU
   // than inserting them on their own, and with nothing else to write no interactive transaction at all
-  // (a quarter of a create's CPU on SQLite, docs/performance.md).
+  // (that transaction is a quarter of a create's CPU on SQLite).
   const nested = references.length > 0 && { references: { createMany: { data: references } } };
   const create = { ...answer.query, data: { ...data, ...nested } };
   if (!listened && !alsoWrite && !namesTemplate(templates))
