@@ -10,7 +10,7 @@ import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { probeDatabaseWith } from "./outage.ts";
 import { installPlanCache } from "./plan-cache.ts";
-import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
+import { type CountableFactory, countingAdapter, queryCountingEnabled } from "./query-count.ts";
 import { withQueryHooks } from "./query-hooks.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
 import { fieldName, nulPath, UnstorableTextError } from "./text-guard.ts";
@@ -126,7 +126,7 @@ async function answers(db: Db, url: string): Promise<void> {
 }
 
 /** CMS_COUNT_QUERIES=1: each request's SQL statements are counted (query-count.ts). */
-function instrumented<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
+function instrumented<Factory extends CountableFactory>(factory: Factory): Factory {
   return queryCountingEnabled() ? countingAdapter(factory) : factory;
 }
 

@@ -22,36 +22,75 @@ export async function countQueries<T>(work: () => Promise<T>): Promise<{ result:
   return { result, queries: counter.queries };
 }
 
+type Query = { sql: string; args: unknown[] };
+
 interface Queryable {
-  queryRaw(...args: never[]): Promise<unknown>;
-  executeRaw(...args: never[]): Promise<unknown>;
+  readonly provider: string;
+  readonly adapterName: string;
+  queryRaw(query: Query): Promise<unknown>;
+  executeRaw(query: Query): Promise<number>;
+}
+
+interface Transaction extends Queryable {
+  readonly options: unknown;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
 }
 
 interface Adapter extends Queryable {
-  startTransaction(...args: never[]): Promise<Queryable>;
+  executeScript(script: string): Promise<void>;
+  startTransaction(isolationLevel?: never): Promise<Transaction>;
+  dispose(): Promise<void>;
+  getConnectionInfo?(): unknown;
 }
 
-/** Wraps a driver adapter factory so that its connections (and their transactions) count statements. */
-export function countingAdapter<Factory extends { connect(): Promise<unknown> }>(factory: Factory): Factory {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = (await connect()) as Adapter;
-    counted(adapter);
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (...args) => counted(await startTransaction(...args));
-    return adapter;
+export interface CountableFactory {
+  readonly provider: string;
+  readonly adapterName: string;
+  connect(): Promise<Adapter>;
+}
+
+/**
+ * A driver adapter factory whose connections (and their transactions) count statements: wrappers of the
+ * adapter's public interface, delegating every call.
+ */
+export function countingAdapter<F extends CountableFactory>(factory: F): F {
+  const wrapped: CountableFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => countingConnection(await factory.connect()),
   };
-  return factory;
+  return wrapped as F;
 }
 
-function counted<T extends Queryable>(target: T): T {
-  for (const method of ["queryRaw", "executeRaw"] as const) {
-    const original = target[method].bind(target);
-    target[method] = (...args: never[]) => {
-      const counter = current.getStore();
-      if (counter) counter.queries += 1;
-      return original(...args);
-    };
-  }
-  return target;
+function countingConnection(adapter: Adapter): Adapter {
+  return {
+    ...counted(adapter),
+    executeScript: (script) => adapter.executeScript(script),
+    startTransaction: async (level) => {
+      const tx = await adapter.startTransaction(level);
+      return { ...counted(tx), options: tx.options, commit: () => tx.commit(), rollback: () => tx.rollback() };
+    },
+    dispose: () => adapter.dispose(),
+    ...(adapter.getConnectionInfo && { getConnectionInfo: () => adapter.getConnectionInfo?.() }),
+  };
+}
+
+function counted(target: Queryable): Queryable {
+  const count = () => {
+    const counter = current.getStore();
+    if (counter) counter.queries += 1;
+  };
+  return {
+    provider: target.provider,
+    adapterName: target.adapterName,
+    queryRaw: (query) => {
+      count();
+      return target.queryRaw(query);
+    },
+    executeRaw: (query) => {
+      count();
+      return target.executeRaw(query);
+    },
+  };
 }
