@@ -11,7 +11,6 @@ import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { type Generation, lateScheduleReads, postgresScheduleReads } from "./generation.ts";
 import { probeDatabaseWith } from "./outage.ts";
-import { installPlanCache } from "./plan-cache.ts";
 import { hearPostgresChanges, type Listener } from "./postgres-changes.ts";
 import { countingAdapter, queryCountingEnabled } from "./query-count.ts";
 import { withQueryHooks } from "./query-hooks.ts";
@@ -71,7 +70,6 @@ export async function openDatabase(
     Partial<Pick<Config, "sqliteSynchronous" | "crossProcessReads">>,
   { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
-  installPlanCache();
   const changes = new Changes();
   const { reads: scheduleReads, connected } = lateScheduleReads();
   const generation = scheduledGeneration(changes, scheduleReads);
