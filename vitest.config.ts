@@ -11,7 +11,6 @@ const databaseFree = [
   "docs-links",
   "held-relations",
   "import-fast-parse",
-  "plan-cache",
   "sqlite-limit",
   "sqlite-statements",
   "sqlite-transactions",

@@ -35,6 +35,8 @@ export async function startProcess(options: {
   logFile: string;
   nodeArgs?: string[];
   readyPath?: string;
+  /** The checkout the script belongs to (another build's: side-by-side.ts); this one's by default. */
+  cwd?: string;
 }): Promise<Started> {
   const port = await freePort();
   const log = openSync(options.logFile, "a");
@@ -42,7 +44,7 @@ export async function startProcess(options: {
   delete env.NODE_OPTIONS;
   const loader = options.script.endsWith(".ts") ? ["--import", "tsx"] : [];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], {
-    cwd: root,
+    cwd: options.cwd ?? root,
     env,
     stdio: ["ignore", log, log],
   });
@@ -58,6 +60,28 @@ export async function startProcess(options: {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { url, child, stop: () => stopProcess(child) };
+}
+
+/**
+ * How `npm start` runs the server of the checkout in `dir`: its environment assignments, Node flags and
+ * script (relative to `dir`), from package.json's `start`.
+ */
+export function startCommandOf(dir: string): {
+  env: Record<string, string>;
+  nodeArgs: string[];
+  script: string;
+} {
+  const command = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.start as string;
+  const words = command.split(" ");
+  const env: Record<string, string> = {};
+  while (words[0]?.includes("=")) {
+    const assignment = words.shift() as string;
+    const at = assignment.indexOf("=");
+    env[assignment.slice(0, at)] = assignment.slice(at + 1);
+  }
+  const [, ...nodeArgs] = words;
+  const script = nodeArgs.pop() as string;
+  return { env, nodeArgs, script };
 }
 
 function tail(file: string): string {

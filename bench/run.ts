@@ -4,7 +4,7 @@
 // while another writes (mixed.ts), what recording revisions costs the writes (revisions.ts) and how fast a
 // site of N entries imports (import.ts); `--only uncached`, `--only mixed`, `--only revisions` or
 // `--only import` runs one of those alone. Prints the tables and records the run in bench/results.json under
-// its database.
+// its database. `--against <git-ref>` compares this build with the ref's instead (side-by-side.ts).
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -17,11 +17,12 @@ import { freshDatabase } from "./database.ts";
 import { type ImportCost, importCost } from "./import.ts";
 import { mixedCost, printMixedCost, tenantB } from "./mixed.ts";
 import { nodesRun } from "./nodes.ts";
-import { memoryOf, root, startProcess, watchMemory } from "./processes.ts";
+import { memoryOf, root, startCommandOf, startProcess, watchMemory } from "./processes.ts";
 import { printTable, printTargetRows } from "./report.ts";
 import { printRevisionsCost, revisionsCost } from "./revisions.ts";
 import { runWorkload } from "./runner.ts";
 import { seed } from "./seed.ts";
+import { sideBySide } from "./side-by-side.ts";
 import { uncachedPass } from "./uncached.ts";
 import { entryRead, type Measured, settings, workloads } from "./workloads.ts";
 
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     "no-write": { type: "boolean" },
     nodes: { type: "string" },
     "cross-process": { type: "boolean" },
+    against: { type: "string" },
   },
 });
 const total = Number(values.entries ?? 100_000);
@@ -53,15 +55,8 @@ if (only?.length === 1 && only[0] === "import") {
 // The server runs as `npm start` runs it: the built bundle (scripts/build.mjs), with its environment
 // (`NODE_ENV=production`) and Node flags. Every server here inherits this process's environment.
 execSync("node scripts/build.mjs", { cwd: root, stdio: "inherit" });
-const startCommand = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string;
-const startWords = startCommand.split(" ");
-while (startWords[0]?.includes("=")) {
-  const assignment = startWords.shift() as string;
-  const at = assignment.indexOf("=");
-  process.env[assignment.slice(0, at)] = assignment.slice(at + 1);
-}
-const [, ...startArgs] = startWords;
-const serverScript = startArgs.pop() as string;
+const { env: startEnv, nodeArgs: startArgs, script: serverScript } = startCommandOf(root);
+Object.assign(process.env, startEnv);
 
 // `--nodes N`: 1 to N server processes behind a round-robin proxy (nodes.ts), on PostgreSQL (several
 // processes need it), on a smaller seed unless --entries says otherwise; recorded under `nodes`.
@@ -84,6 +79,32 @@ if (values.nodes !== undefined) {
       });
   } finally {
     await scaling.drop();
+  }
+  process.exit(0);
+}
+// `--against <git-ref>`: this build beside the ref's, workload by workload on one database (side-by-side.ts),
+// on a smaller seed unless --entries says otherwise; recorded under `side_by_side`, per database.
+if (values.against !== undefined) {
+  const entries = Number(values.entries ?? 10_000);
+  const shared = await freshDatabase(values.pg ?? false);
+  console.log(`bench: this build against ${values.against}, ${shared.provider}, ${entries} entries`);
+  try {
+    const run = await sideBySide(values.against, shared, entries);
+    if (!values["no-write"]) {
+      const recorded = (readResults().side_by_side ?? {}) as Record<string, unknown>;
+      saveSection("side_by_side", {
+        ...recorded,
+        [shared.provider]: {
+          measured_at: new Date().toISOString(),
+          machine: machine(),
+          entries,
+          settings,
+          ...run,
+        },
+      });
+    }
+  } finally {
+    await shared.drop();
   }
   process.exit(0);
 }
@@ -237,10 +258,15 @@ function save(record: { database: string }): void {
   saveSection(record.database, record);
 }
 
+function readResults(): Record<string, unknown> {
+  const file = join(root, "bench", "results.json");
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+}
+
 /** A section of bench/results.json beside the databases' (the last run's replaces it). */
 function saveSection(name: string, section: unknown): void {
   const file = join(root, "bench", "results.json");
-  const all = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  const all = readResults();
   all[name] = section;
   writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
   console.log(`wrote bench/results.json (${name})`);

@@ -1,6 +1,6 @@
 // Running one workload against one server: a probe request (a non-2xx answer stops the bench with its
 // body), the warm-up, then the measured run with the server's CPU time and peak RSS over it.
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { cpuMsOf } from "./processes.ts";
 import { type Measured, measure, type RequestOptions, settings, summarize } from "./workloads.ts";
 
@@ -43,7 +43,17 @@ export async function runWorkload(
 }
 
 /** One request as the workload sends it, answering its body; a non-2xx answer stops the bench with the body. */
-export function probe(url: string, options: RequestOptions, name: string): Promise<string> {
+export async function probe(url: string, options: RequestOptions, name: string): Promise<string> {
+  const { request, status, text } = await answer(url, options);
+  if (status >= 200 && status < 300) return text;
+  throw new Error(`${name}: ${request.method} ${request.path} answered ${status}: ${text.slice(0, 500)}`);
+}
+
+/** One request as the workload sends it (its `setupRequest` applied), with the answer's status, headers and body. */
+export function answer(
+  url: string,
+  options: RequestOptions,
+): Promise<{ request: any; status: number; headers: IncomingHttpHeaders; text: string }> {
   const { setupRequest, ...base } = options;
   const request = setupRequest ? setupRequest({ ...base }, {}) : base;
   const { port } = new URL(url);
@@ -59,16 +69,9 @@ export function probe(url: string, options: RequestOptions, name: string): Promi
       (response) => {
         let text = "";
         response.on("data", (chunk) => (text += chunk));
-        response.on("end", () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve(text);
-          else
-            reject(
-              new Error(
-                `${name}: ${request.method} ${request.path} answered ${status}: ${text.slice(0, 500)}`,
-              ),
-            );
-        });
+        response.on("end", () =>
+          resolve({ request, status: response.statusCode ?? 0, headers: response.headers, text }),
+        );
       },
     );
     outgoing.on("error", reject);

@@ -9,7 +9,6 @@ import { postgresProblem } from "./connect-errors.ts";
 import { deepEntryPages } from "./entry-reads.ts";
 import { recordingOption } from "./entry-revisions.ts";
 import { probeDatabaseWith } from "./outage.ts";
-import { installPlanCache } from "./plan-cache.ts";
 import { type CountableFactory, countingAdapter, queryCountingEnabled } from "./query-count.ts";
 import { withQueryHooks } from "./query-hooks.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
@@ -48,7 +47,6 @@ export async function openDatabase(
   config: Pick<Config, "dataDir" | "databaseUrl"> & Partial<Pick<Config, "sqliteSynchronous">>,
   { keepStatistics = false, recordRevisions = false } = {},
 ): Promise<Database> {
-  installPlanCache();
   if (isPostgresUrl(config.databaseUrl)) {
     const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
       import("@prisma/adapter-pg"),

@@ -140,7 +140,7 @@ export async function insertEntry(
   const create = { ...answer.query, data: { ...data, ...nested } };
   if (!listened && !alsoWrite && !namesTemplate(templates))
     return answer.attach(await ctx.db.entry.create(create)) as Entry;
-  // An interactive transaction, not a batch: each statement's plan is then kept (db/plan-cache.ts).
+  // An interactive transaction: the template check and the other writes need the transaction's client.
   const entry = await ctx.db.$transaction(async (tx) => {
     await requireTemplates(ctx, tx, scope, templates);
     const created = await tx.entry.create(create);
