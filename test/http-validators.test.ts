@@ -123,9 +123,14 @@ describe("If-None-Match", () => {
     expect(again.text).toBe("");
     expect(again.headers.etag).toBe(etag);
     expect(again.headers["cache-control"]).toBe("public, s-maxage=60, stale-while-revalidate=300");
-    const missing = await siteGet(server, "/notes/nowhere", account.domain);
-    expect(missing.status).toBe(404);
-    expect(missing.headers.etag).toBeUndefined();
+    // `*` matches only a page that exists.
+    for (const ifNoneMatch of [undefined, "*", `"other", *`]) {
+      const headers: Record<string, string> = ifNoneMatch ? { "if-none-match": ifNoneMatch } : {};
+      const missing = await siteGet(server, "/notes/nowhere", account.domain, headers);
+      expect(missing.status, ifNoneMatch).toBe(404);
+      expect(missing.headers.etag, ifNoneMatch).toBeUndefined();
+    }
+    expect((await sitePage({ "if-none-match": `"other", *` })).status).toBe(304);
   });
 
   it("answers the old tags with the new answers after a write", async () => {

@@ -53,11 +53,10 @@ export async function validatedRead(
 ): Promise<Response> {
   const tag = await readTag(ctx, readShape(kind, request, url));
   const ifNoneMatch = request.headers.get("if-none-match");
-  // `*` is left to the answer: it matches only a page that exists. An API tag is honoured for a token
+  // `*` is left to the answer: it matches only an answer that exists. An API tag is honoured for a token
   // that is still valid (the tag was made with it, but the check costs a kept lookup only).
-  const namesTag = tag !== undefined && ifNoneMatch !== null && ifNoneMatch.trim() !== "*";
-  if (namesTag && matchesIfNoneMatch(ifNoneMatch, tag) && (kind === "site" || (await ctx.viewer())))
-    return notModified(tag, cacheControl);
+  const current = tag !== undefined && matchesIfNoneMatch(ifNoneMatch, tag, false);
+  if (current && (kind === "site" || (await ctx.viewer()))) return notModified(tag, cacheControl);
   const response = await answer();
   if (!tag || response.status !== 200 || ctx.answerVaries) return response;
   if (response.headers.has("cache-control") || response.headers.has("etag")) return response;
