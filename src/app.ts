@@ -9,11 +9,13 @@ import { Deadline } from "./db/deadline.ts";
 import { countQueries, queryCountingEnabled } from "./db/query-count.ts";
 import { createGraphQLHandler, GRAPHQL_PATH } from "./graphql.ts";
 import type { Response } from "./http/fetch-api.ts";
+import { API_CACHE_CONTROL, type ReadKind, siteCacheControl, validatedRead } from "./http/validators.ts";
 import { log } from "./log.ts";
 import { noOutbox, type Outbox } from "./mail/outbox.ts";
 import { createMcpHandler, MCP_PATH } from "./mcp/index.ts";
 import { type RateLimiter, tooManyRequests, withBudget } from "./rate-limit/index.ts";
 import { clientIp, rateLimitSubject } from "./rate-limit/request.ts";
+import { ASSETS_PREFIX } from "./render/assets.ts";
 import { createSiteHandler } from "./render/index.ts";
 import { errorResponse, json } from "./rest/errors.ts";
 import { createRestHandler } from "./rest/index.ts";
@@ -33,6 +35,7 @@ type AppConfig = Pick<
   | "lookupCacheBytes"
   | "outboundAllowPrivate"
   | "history"
+  | "siteCache"
 >;
 
 export function createApp(
@@ -60,6 +63,12 @@ export function createApp(
   // assets_upload sends a file as base64 in the message: as large as a JSON upload to REST may be.
   const mcpBodyLimit = Math.max(config.jsonBodyLimit, config.uploadLimit + ENVELOPE);
   const mcp = createMcpHandler({ schema, bodyLimit: mcpBodyLimit, log });
+  // Each read's Cache-Control (docs/api-notes.md, "Caching and validators").
+  const caching = {
+    rest: API_CACHE_CONTROL,
+    graphql: API_CACHE_CONTROL,
+    site: siteCacheControl(config.siteCache),
+  };
 
   async function dispatch(request: Request, url: URL, ip: string, deadline: Deadline): Promise<Response> {
     const context = createContext(deps, request, ip, "any", deadline);
@@ -72,10 +81,15 @@ export function createApp(
       ? await limiter.check(isApi ? await rateLimitSubject(context, ip) : { kind: "ip", address: ip })
       : undefined;
     if (decision && !decision.allowed) return tooManyRequests(decision, isGraphQL);
+    const transport = isGraphQL ? graphql : isApi ? rest : site;
+    const answered = () => transport(request, context, url);
+    const read = readKind(request.method, pathname, isGraphQL, isApi);
     const response =
       pathname === MCP_PATH
         ? await mcp(request, () => createContext(deps, request, ip, "snake_case", deadline))
-        : await (isGraphQL ? graphql : isApi ? rest : site)(request, context, url);
+        : read
+          ? await validatedRead(read, request, context, url, caching[read], answered)
+          : await answered();
     // Whether the answer was kept (src/schema/read-cache.ts): for operators, and for tests of the cache.
     if (context.answerCache) response.headers.set("x-cache", context.answerCache);
     return decision ? withBudget(response, decision) : response;
@@ -112,6 +126,19 @@ export function createApp(
     );
     return withTimeout(config.requestTimeoutMs, deadline, answered);
   });
+}
+
+/** Reads answered under validators (src/http/validators.ts); asset files keep their own. */
+function readKind(
+  method: string,
+  pathname: string,
+  isGraphQL: boolean,
+  isApi: boolean,
+): ReadKind | undefined {
+  if (method !== "GET" && method !== "HEAD") return undefined;
+  if (isGraphQL) return "graphql";
+  if (isApi) return "rest";
+  return pathname.startsWith(ASSETS_PREFIX) ? undefined : "site";
 }
 
 const HOST_INVALID = { path: "host", message: "is not a valid host" };

@@ -54,6 +54,8 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** How long history and deleted records are kept: see HistorySettings. */
   history: HistorySettings;
+  /** How long a shared cache (a CDN) may serve a site page: see SiteCacheSettings. */
+  siteCache: SiteCacheSettings;
   webhooks: WebhookSettings;
   /** Form notifications by email (SMTP_URL, SMTP_FROM, SMTP_RETRY_DELAY_MS). */
   mail: MailSettings;
@@ -86,6 +88,16 @@ export interface HistorySettings {
   /** A preview link works this long (PREVIEW_LINK_TTL_SECONDS, 3600). */
   previewLinkTtlSeconds: number;
 }
+
+/** Site pages' `Cache-Control: public, s-maxage=…, stale-while-revalidate=…` (docs/api-notes.md). */
+export interface SiteCacheSettings {
+  /** Seconds a shared cache serves a page without asking again (SITE_S_MAXAGE, 60). */
+  sMaxAge: number;
+  /** Seconds after that it may still serve it while it asks again (SITE_STALE_WHILE_REVALIDATE, 300). */
+  staleWhileRevalidate: number;
+}
+
+export const DEFAULT_SITE_CACHE: SiteCacheSettings = { sMaxAge: 60, staleWhileRevalidate: 300 };
 
 export const DEFAULT_HISTORY: HistorySettings = {
   revisionsKeep: 100,
@@ -137,6 +149,8 @@ export const environment = z.object({
   REVISIONS_KEEP_DAYS: wholeNumber(DEFAULT_HISTORY.revisionsKeepDays, 0),
   TRASH_KEEP_DAYS: wholeNumber(DEFAULT_HISTORY.trashKeepDays, 0),
   PREVIEW_LINK_TTL_SECONDS: wholeNumber(DEFAULT_HISTORY.previewLinkTtlSeconds, 1),
+  SITE_S_MAXAGE: wholeNumber(DEFAULT_SITE_CACHE.sMaxAge, 0),
+  SITE_STALE_WHILE_REVALIDATE: wholeNumber(DEFAULT_SITE_CACHE.staleWhileRevalidate, 0),
   WEBHOOK_RETRY_BASE_MS: wholeNumber(10_000, 1),
   WEBHOOK_MAX_ATTEMPTS: wholeNumber(8, 1),
   WEBHOOK_TIMEOUT_MS: wholeNumber(10_000, 1),
@@ -182,6 +196,10 @@ export function loadConfig(env?: NodeJS.ProcessEnv): Config {
       revisionsKeepDays: variables.REVISIONS_KEEP_DAYS,
       trashKeepDays: variables.TRASH_KEEP_DAYS,
       previewLinkTtlSeconds: variables.PREVIEW_LINK_TTL_SECONDS,
+    },
+    siteCache: {
+      sMaxAge: variables.SITE_S_MAXAGE,
+      staleWhileRevalidate: variables.SITE_STALE_WHILE_REVALIDATE,
     },
     webhooks: {
       retryBaseMs: variables.WEBHOOK_RETRY_BASE_MS,

@@ -34,6 +34,7 @@ describe("loadConfig", () => {
       lookupCacheBytes: 8 * 1024 * 1024,
       outboundAllowPrivate: false,
       history: { revisionsKeep: 100, revisionsKeepDays: 30, trashKeepDays: 30, previewLinkTtlSeconds: 3600 },
+      siteCache: { sMaxAge: 60, staleWhileRevalidate: 300 },
       webhooks: { retryBaseMs: 10_000, maxAttempts: 8, timeoutMs: 10_000, pollMs: 1_000, logKeepDays: 30 },
       mail: {
         url: undefined,
@@ -70,6 +71,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATABASE_URL: "file:/tmp/x.db" }).databaseUrl).toBe("file:/tmp/x.db");
     expect(loadConfig({ SQLITE_SYNCHRONOUS: " Normal " }).sqliteSynchronous).toBe("normal");
     expect(loadConfig({}).sqliteSynchronous).toBe("full");
+    expect(loadConfig({ SITE_S_MAXAGE: "0", SITE_STALE_WHILE_REVALIDATE: "86400" }).siteCache).toEqual({
+      sMaxAge: 0,
+      staleWhileRevalidate: 86400,
+    });
+    expect(() => loadConfig({ SITE_S_MAXAGE: "-1" })).toThrow(/SITE_S_MAXAGE/);
   });
 
   it("names the variable, the rule and the value it got", () => {

@@ -750,8 +750,60 @@ describe("every operation of the document, driven through the server", () => {
     expect(checked).toBeGreaterThan(50);
   });
 
-  it("has seen every operation answer each status it documents (409, 415, 429: on one; 503: timeouts.test.ts)", () => {
-    const sampled = new Set([409, 415, 429, 503]);
+  it("documents the validators: If-None-Match, ETag, Cache-Control and 304 on GETs, If-Match and 412 on writes", () => {
+    const { parameters, headers, responses } = doc.components;
+    expect(parameters.IfNoneMatch).toMatchObject({ name: "If-None-Match", in: "header", required: false });
+    expect(parameters.IfMatch).toMatchObject({ name: "If-Match", in: "header", required: false });
+    expect(headers["Cache-Control"].schema).toEqual({ type: "string", const: "private, no-cache" });
+    expect(responses.NotModified.content).toBeUndefined();
+    expect(responses.PreconditionFailed.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Error",
+    });
+    let reads = 0;
+    let writes = 0;
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        const names = operation.parameters.map((parameter: { $ref?: string }) => parameter.$ref);
+        if (method === "get" && operation.operationId !== "exportSite") {
+          reads++;
+          expect(names, `${method} ${path}`).toContain("#/components/parameters/IfNoneMatch");
+          expect(operation.responses[304], `${method} ${path}`).toEqual({
+            $ref: "#/components/responses/NotModified",
+          });
+          expect(Object.keys(operation.responses[200].headers)).toEqual(["ETag", "Cache-Control"]);
+        } else if (method !== "get" && method !== "post") {
+          writes++;
+          expect(names, `${method} ${path}`).toContain("#/components/parameters/IfMatch");
+          expect(operation.responses[412], `${method} ${path}`).toEqual({
+            $ref: "#/components/responses/PreconditionFailed",
+          });
+        }
+      }
+    expect(reads).toBeGreaterThan(20);
+    expect(writes).toBeGreaterThan(20);
+  });
+
+  it("304 and 412: a revalidated read, a current write and a stale one, each as documented", async () => {
+    const path = `${A}/collections/{id}`;
+    const blog = { id: "blog" };
+    const etag = (await call("get", path, blog)).headers.get("etag") ?? "";
+    const revalidated = await call("get", path, blog, undefined, { headers: { "if-none-match": etag } });
+    expect(revalidated.status).toBe(304);
+    const current = await call(
+      "patch",
+      path,
+      blog,
+      { name: "Blog, edited" },
+      { headers: { "if-match": etag } },
+    );
+    expect(current.status, current.text).toBe(200);
+    const stale = await call("patch", path, blog, { name: "Stale" }, { headers: { "if-match": etag } });
+    expect(stale.status).toBe(412);
+    expect(stale.body.details).toEqual([expect.objectContaining({ path: "if_match" })]);
+  });
+
+  it("has seen every operation answer each status it documents (304, 409, 412, 415, 429: on one; 503: timeouts.test.ts)", () => {
+    const sampled = new Set([304, 409, 412, 415, 429, 503]);
     const unseen: string[] = [];
     for (const [path, item] of Object.entries(doc.paths))
       for (const [method, operation] of Object.entries(item as Record<string, any>)) {
@@ -761,7 +813,7 @@ describe("every operation of the document, driven through the server", () => {
       }
     expect(unseen).toEqual([]);
     const all = new Set([...exercised.values()].flatMap((statuses) => [...statuses]));
-    for (const status of [409, 415, 429]) expect(all.has(status), String(status)).toBe(true);
+    for (const status of [304, 409, 412, 415, 429]) expect(all.has(status), String(status)).toBe(true);
   });
 });
 

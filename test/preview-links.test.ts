@@ -63,7 +63,7 @@ function open(link: { url: string }, on = server, host?: string): Promise<SiteRe
 
 function expectPreviewHeaders(page: SiteResponse): void {
   expect(page.headers["x-robots-tag"]).toBe("noindex");
-  expect(page.headers["cache-control"]).toBe("no-store");
+  expect(page.headers["cache-control"]).toBe("private, no-store");
   expect(page.headers.etag).toBeUndefined();
 }
 

@@ -1,4 +1,4 @@
-// Conditional GET of site pages (decisions.md "Site renderer"): a page carries an ETag and
+// Conditional GET of site pages (docs/api-notes.md "Caching and validators"): a page carries an ETag and
 // Cache-Control, and If-None-Match answers 304 with no body when it names that tag, strong, weak
 // (`W/"..."`) or in a list, as asset files do.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +29,7 @@ describe("page caching", () => {
     expect(first.status).toBe(200);
     expect(first.text).toContain("<p>Hello</p>");
     expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    expect(first.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect(first.headers["cache-control"]).toBe("public, s-maxage=60, stale-while-revalidate=300");
     expect((await page()).headers.etag).toBe(first.headers.etag);
   });
 
@@ -40,7 +40,7 @@ describe("page caching", () => {
       expect(revalidated.status, ifNoneMatch).toBe(304);
       expect(revalidated.text).toBe("");
       expect(revalidated.headers.etag).toBe(etag);
-      expect(revalidated.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+      expect(revalidated.headers["cache-control"]).toBe("public, s-maxage=60, stale-while-revalidate=300");
     }
   });
 

@@ -3,10 +3,10 @@
 // byte ranges (video players need them). Unknown hosts, paths and assets get 404.
 import { Readable } from "node:stream";
 import { Response } from "../http/fetch-api.ts";
+import { matchesIfNoneMatch } from "../http/http-cache.ts";
 import { isActiveContent } from "../schema/assets/content-types.ts";
 import { findPublicAsset } from "../schema/assets/public.ts";
 import type { Context } from "../schema/index.ts";
-import { matchesIfNoneMatch } from "./http-cache.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 

@@ -1,8 +1,8 @@
 // The public site of each account, chosen by the Host header: asset files at their URLs, and pages
-// rendered from the account's Liquid templates with data from the schema. Pages carry an ETag and answer
-// If-None-Match with 304; a template that fails or runs away answers 500 with a short message. Preview
-// links (preview-link.ts) show an entry before it is published, and are never kept.
-import { createHash } from "node:crypto";
+// rendered from the account's Liquid templates with data from the schema. A page's ETag and Cache-Control
+// are the HTTP step's (src/http/validators.ts), which answers If-None-Match before any rendering; a
+// template that fails or runs away answers 500 with a short message. Preview links (preview-link.ts) show
+// an entry before it is published, and are never kept.
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
 import { log } from "../log.ts";
@@ -11,7 +11,6 @@ import type { Context } from "../schema/index.ts";
 import { isServiceLandingPath } from "../schema/site/host.ts";
 import { ASSETS_PREFIX, serveAsset } from "./assets.ts";
 import { cmsStatic, robots, rss, sitemap } from "./crawlers.ts";
-import { matchesIfNoneMatch } from "./http-cache.ts";
 import { landingPage } from "./landing.ts";
 import { PREVIEW_LINK_PATH, servePreviewLink } from "./preview-link.ts";
 import { loadEntryList, loadSite } from "./site-data.ts";
@@ -51,25 +50,11 @@ export function createSiteHandler(schema: GraphQLSchema) {
         answer: true,
       },
     );
-    return rendered instanceof Response ? rendered : respond(rendered, request);
+    if (rendered instanceof Response) return rendered;
+    // Output that differs from one render to the next has no validator (src/http/validators.ts).
+    if (rendered.varies) ctx.answerVaries = true;
+    return html(rendered.body, rendered.status);
   };
-}
-
-/**
- * A rendered page (or the site's 404 page); pages are kept in the read cache until the data changes,
- * unless their output varies from one render to the next (the current time, a random sample).
- */
-interface RenderedPage extends RenderedSitePage {
-  etag: string;
-}
-
-function respond(page: RenderedPage, request: Request): Response {
-  if (page.status === 404) return html(page.body, 404);
-  const headers = { etag: page.etag, "cache-control": "public, max-age=0, must-revalidate" };
-  if (matchesIfNoneMatch(request.headers.get("if-none-match"), page.etag))
-    return new Response(null, { status: 304, headers });
-  // Node sends a HEAD answer's headers (Content-Length included) without its body.
-  return html(page.body, 200, headers);
 }
 
 async function renderRequest(
@@ -77,16 +62,16 @@ async function renderRequest(
   ctx: Context,
   url: URL,
   page: number,
-): Promise<RenderedPage | Response> {
+): Promise<RenderedSitePage | Response> {
   const site = await loadSite(schema, ctx, pagePath(url), page);
   if (!site) return isServiceLandingPath(url.pathname) ? landingPage() : html("Not found\n", 404);
   if (url.pathname === "/robots.txt") return robots(url.origin);
   if (url.pathname === "/sitemap.xml" && site.sitemap) return sitemap(url.origin, site.sitemap);
   if (site.feed) return rss(url.origin, site.feed);
   try {
-    const rendered = await renderSitePage(site, url, page, (args) => loadEntryList(schema, ctx, args));
-    const etag = `"${createHash("sha1").update(rendered.body).digest("base64url")}"`;
-    return { ...rendered, etag };
+    // Kept in the read cache until the data changes, unless its output varies (the current time, a
+    // random sample): `varies`.
+    return await renderSitePage(site, url, page, (args) => loadEntryList(schema, ctx, args));
   } catch (error) {
     // A database out of reach is the 503 every transport answers (src/app.ts), not a broken template.
     if (toApiError(error).status === 503) throw error;

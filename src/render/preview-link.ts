@@ -33,7 +33,7 @@ const answer = (body: string, status: number) =>
     status,
     headers: {
       "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
+      "cache-control": "private, no-store",
       "x-robots-tag": "noindex",
     },
   });

@@ -2,9 +2,11 @@
 // matching the contract's paths, reading the body, shaping the answer.
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
+import { writtenResource } from "../http/validators.ts";
 import { accountScope } from "../schema/access.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
+import { assertCurrent } from "../schema/validators/index.ts";
 import { answer } from "./answer.ts";
 import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
 import { readJsonObject } from "./body.ts";
@@ -61,6 +63,9 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       await accountScope(ctx, accountOf(url), route.method === "GET" ? "read" : "write");
       const badParameter = invalidQueryParameter(schema, route, url);
       if (badParameter) throw new ApiError(422, "Validation failed", [badParameter]);
+      // Optimistic concurrency: a stale If-Match is refused before anything is read or written.
+      if (route.method === "PUT" || route.method === "DELETE")
+        await assertCurrent(ctx, request.headers.get("if-match"), writtenResource(url));
       let input: Record<string, unknown> | undefined;
       if (route.method !== "GET" && route.method !== "DELETE") {
         const body = await readBody(request, route, ctx, jsonBodyLimit);

@@ -27,6 +27,7 @@ import { inputType } from "./arguments.ts";
 import { EXPORT_TAG, exportPaths } from "./export-openapi.ts";
 import { IMPORT_TAG, importPaths } from "./import-openapi.ts";
 import { int32, isChecked, withDeclaredRules, withValueSet } from "./openapi-rules.ts";
+import { withValidators } from "./openapi-validators.ts";
 import { describeRoute, summary, tagFor, tagNames } from "./openapi-words.ts";
 import { type Route, routes } from "./routes.ts";
 
@@ -54,7 +55,11 @@ export interface Operation {
   security: Record<string, string[]>[];
   parameters: Record<string, unknown>[];
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> } | Ref>;
+  responses: Record<
+    string,
+    | { description: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, Ref> }
+    | Ref
+  >;
 }
 interface Ref {
   $ref: string;
@@ -424,7 +429,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
     headers: rateLimitHeaderRefs,
   };
 
-  return {
+  return withValidators({
     openapi: "3.1.0",
     info: {
       title: "Content Management Service",
@@ -443,7 +448,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema): OpenApiDocument {
         bearerAuth: { type: "http", scheme: "bearer", description: "An account API token (`cms_…`)." },
       },
     },
-  };
+  });
 }
 
 /** The headers of a 429 (the RateLimit-* ones are also on every answer counted against a budget). */

@@ -68,6 +68,7 @@ function codeFor(status: number): string {
     403: "FORBIDDEN",
     404: "NOT_FOUND",
     409: "CONFLICT",
+    412: "PRECONDITION_FAILED",
     413: "PAYLOAD_TOO_LARGE",
     415: "UNSUPPORTED_MEDIA_TYPE",
     422: "UNPROCESSABLE_ENTITY",
