@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { crossProcessRun } from "./cross-process.ts";
 import { freshDatabase } from "./database.ts";
 import { type ImportCost, importCost } from "./import.ts";
 import { mixedCost, printMixedCost, tenantB } from "./mixed.ts";
@@ -34,7 +33,6 @@ const { values } = parseArgs({
     profile: { type: "boolean" },
     "no-write": { type: "boolean" },
     nodes: { type: "string" },
-    "cross-process": { type: "boolean" },
     against: { type: "string" },
   },
 });
@@ -103,33 +101,6 @@ if (values.against !== undefined) {
         },
       });
     }
-  } finally {
-    await shared.drop();
-  }
-  process.exit(0);
-}
-// `--cross-process`: how soon one process reads another's acknowledged write, per CROSS_PROCESS_READS
-// (cross-process.ts), on PostgreSQL, on a small seed; recorded under `cross_process`.
-if (values["cross-process"]) {
-  const shared = await freshDatabase(true);
-  try {
-    const first = await startProcess({
-      script: serverScript,
-      env: { ...shared.env, RATE_LIMIT_PER_MINUTE: "0" },
-      logFile: join(shared.dataDir, "seeding.log"),
-      nodeArgs: startArgs,
-    });
-    const connection = { dataDir: shared.dataDir, databaseUrl: shared.env.DATABASE_URL };
-    const opened = await openDatabase(connection);
-    const seeded = await seed(opened, connection, first.url, Number(values.entries ?? 2_000)).finally(
-      async () => {
-        await opened.db.$disconnect();
-        await first.stop();
-      },
-    );
-    const run = await crossProcessRun({ script: serverScript, nodeArgs: startArgs }, shared, seeded);
-    if (!values["no-write"])
-      saveSection("cross_process", { measured_at: new Date().toISOString(), machine: machine(), ...run });
   } finally {
     await shared.drop();
   }

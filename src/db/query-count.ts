@@ -69,7 +69,12 @@ function countingConnection(adapter: Adapter): Adapter {
     executeScript: (script) => adapter.executeScript(script),
     startTransaction: async (level) => {
       const tx = await adapter.startTransaction(level);
-      return { ...counted(tx), options: tx.options, commit: () => tx.commit(), rollback: () => tx.rollback() };
+      return {
+        ...counted(tx),
+        options: tx.options,
+        commit: () => tx.commit(),
+        rollback: () => tx.rollback(),
+      };
     },
     dispose: () => adapter.dispose(),
     ...(adapter.getConnectionInfo && { getConnectionInfo: () => adapter.getConnectionInfo?.() }),
