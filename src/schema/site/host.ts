@@ -1,16 +1,9 @@
 // An account's public site is served to requests whose Host (port ignored) is the account's domain.
-import type { Db } from "../../db/client.ts";
 
 export interface SiteAccount {
   id: string;
   name: string;
   domain: string;
-}
-
-export async function findSite(db: Db, host: string | null | undefined): Promise<SiteAccount | null> {
-  const domain = hostName(host);
-  if (!domain) return null;
-  return db.account.findUnique({ where: { domain }, select: { id: true, name: true, domain: true } });
 }
 
 /** `acme.test:3000` -> `acme.test`; `[::1]:80` -> `[::1]`; lowercased, without a trailing dot. */
