@@ -3,6 +3,7 @@
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import type { ContextDeps } from "./schema/context.ts";
+import { keptIdentities } from "./schema/generations.ts";
 import type { Storage } from "./storage/storage.ts";
 
 export type ContextSettings = Pick<
@@ -31,6 +32,7 @@ export function contextDeps(
     ),
     requestTimeoutMs: settings.requestTimeoutMs,
     history: settings.history,
+    identities: database.dataVersion && keptIdentities(database.db, database.dataVersion),
     ...extras,
   };
 }

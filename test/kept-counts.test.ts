@@ -6,7 +6,7 @@ import { type Api, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
 import { seedNotesSite } from "./helpers/notes-site.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 
 let server: TestServer;
 let twin: TestServer;
@@ -70,6 +70,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/**
+ * The statement that reads the request's token and generations: on PostgreSQL every request makes it; on
+ * SQLite it is kept until anything is committed (src/schema/generations.ts `keptIdentities`), so the first
+ * request after any write makes it once more.
+ */
+const identityAgain = usesPostgres ? 0 : 1;
+
 describe.each([
   ["REST", listOfA],
   ["GraphQL", contentListOfA],
@@ -86,21 +93,24 @@ describe.each([
   it("is kept past another account's writes through this process", async () => {
     const kept = await list();
     await write(b);
+    expect(await list()).toEqual({ ...kept, statements: kept.statements + identityAgain });
     expect(await list()).toEqual(kept);
   });
 
   it("is counted again after the account's own write, through this process or another", async () => {
     const kept = await list();
     await write(a);
+    // The write's own request read the identity again after it wrote, under the same token and Host.
     expect(await list()).toEqual({ statements: kept.statements + 1, total: kept.total + 1 });
     await list();
     await write(aThroughTwin);
-    expect(await list()).toEqual({ statements: kept.statements + 1, total: kept.total + 2 });
+    expect(await list()).toEqual({ statements: kept.statements + 1 + identityAgain, total: kept.total + 2 });
   });
 
   it("is kept after another account's write through another process", async () => {
     const kept = await list();
     await write(bThroughTwin);
+    expect(await list()).toEqual({ ...kept, statements: kept.statements + identityAgain });
     expect(await list()).toEqual(kept);
   });
 });

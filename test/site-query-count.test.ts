@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, api } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
-import { startServer, type TestServer } from "./helpers/server.ts";
+import { startServer, type TestServer, usesPostgres } from "./helpers/server.ts";
 import { saveThemeFolder, siteGet } from "./helpers/site.ts";
 
 const themeDir = new URL("./fixtures/blog-theme/", import.meta.url);
@@ -108,15 +108,20 @@ async function countedPage(target: TestServer = server): Promise<number> {
 }
 
 describe("SQL statements of a site entry page (READ_CACHE_MB=0)", () => {
+  // Besides the Host with its account's generations: read by every request on PostgreSQL, on SQLite by the
+  // first after a commit (src/schema/generations.ts `keptIdentities`).
+  const identity = usesPostgres ? 1 : 0;
+
   it("are three once the lookups are kept: the entry, its author, the entries its menu links to", async () => {
     await countedPage();
-    expect(await countedPage()).toBe(3);
+    expect(await countedPage()).toBe(3 + identity);
   });
 
   it("stay three after entries are written: a write of content ends none of the lookups", async () => {
     await expectCreated(client.post("/collections/post/entries", { handle: "p2", title: "Post 2" }));
     expect((await client.put("/collections/post/entries/p1", { body: "<p>Edited</p>" })).status).toBe(200);
-    expect(await countedPage()).toBe(3);
+    expect(await countedPage()).toBe(3 + 1);
+    expect(await countedPage()).toBe(3 + identity);
   });
 
   it("read every lookup again with LOOKUP_CACHE_MB=0", async () => {

@@ -24,6 +24,11 @@ export interface Database {
   recordsRevisions: boolean;
   /** Runs many statements at once (a migration file, migrate.ts) inside `tx`, an open transaction. */
   executeScript(tx: Pick<Db, "$executeRawUnsafe">, sql: string): Promise<void>;
+  /**
+   * SQLite: changes whenever anything may have been committed since (sqlite-adapter.ts); what a request
+   * read of its identity and generations is kept while it stands (src/schema/generations.ts).
+   */
+  dataVersion?: () => Promise<string | undefined>;
   /** Disconnects. */
   close(): Promise<void>;
 }
@@ -100,6 +105,7 @@ export async function openDatabase(
     recordsRevisions: recordRevisions,
     // One connection: the script runs inside the transaction open on it (sqlite-adapter.ts).
     executeScript: (_tx, sql) => sqlite.executeScript(sql),
+    dataVersion: sqlite.dataVersion,
     close: () => db.$disconnect(),
   };
 }

@@ -12,11 +12,21 @@ type Factory = InstanceType<typeof PrismaBetterSQLite3>;
 type Adapter = Awaited<ReturnType<Factory["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
 type Query = Parameters<Adapter["queryRaw"]>[0];
+type Queryable = Pick<Adapter, "provider" | "adapterName" | "queryRaw" | "executeRaw">;
 
 const statement = (sql: string): Query => ({ sql, args: [], argTypes: [] });
 
+/** Statements that cannot write: every other one counts as a write (sqlite-adapter `writes`). */
+const READ = /^\s*(SELECT|PRAGMA data_version)\b/i;
+
 export interface SqliteConnection {
   factory: Pick<Factory, "provider" | "adapterName" | "connect">;
+  /**
+   * Changes whenever anything may have been committed to the file since: SQLite's `data_version` (other
+   * connections' commits) with the statements this connection ran that may write. Undefined before the
+   * connection is opened.
+   */
+  dataVersion(): Promise<string | undefined>;
   /**
    * Runs many statements at once (better-sqlite3's `exec`), on the connection as it is: inside the
    * transaction that is open, which is what migrate.ts opens it for.
@@ -29,7 +39,7 @@ export function serializedSqlite(
   options: { keepStatistics: boolean; synchronous: SqliteSynchronous },
 ): SqliteConnection {
   const shipped = new PrismaBetterSQLite3({ url: file, timeout: 10_000 });
-  let connected: Adapter | undefined;
+  let connected: Serialized | undefined;
   const factory: SqliteConnection["factory"] = {
     provider: shipped.provider,
     adapterName: shipped.adapterName,
@@ -49,7 +59,12 @@ export function serializedSqlite(
     if (!connected) throw new Error("executeScript: the SQLite database is not connected yet");
     await connected.executeScript(sql);
   };
-  return { factory, executeScript };
+  const dataVersion = async () => {
+    if (!connected) return undefined;
+    const { rows } = await connected.queryRaw(statement("PRAGMA data_version"));
+    return `${rows[0]?.[0]}.${connected.writes()}`;
+  };
+  return { factory, executeScript, dataVersion };
 }
 
 export const STATISTICS_CHECK_MS = 60_000;
@@ -81,8 +96,24 @@ function keepStatistics(adapter: Adapter): void {
  * `last` is the end of the last transaction begun or waiting: each chains onto it as it asks to begin.
  * A transaction's end releases the others whether its COMMIT or ROLLBACK succeeded or not.
  */
-function serialize(adapter: Adapter): Adapter {
+interface Serialized extends Adapter {
+  /** How many statements that may write have been sent, in and out of transactions. */
+  writes(): number;
+}
+
+function serialize(adapter: Adapter): Serialized {
   let last: Promise<void> = Promise.resolve();
+  let writes = 0;
+  const counted = <T>(query: Query, run: () => Promise<T>) => {
+    if (!READ.test(query.sql)) writes++;
+    return run();
+  };
+  const inTransaction: Queryable = {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => counted(query, () => adapter.queryRaw(query)),
+    executeRaw: (query) => counted(query, () => adapter.executeRaw(query)),
+  };
   // The query starts in the same step as the check that nothing is open (the driver runs it at once).
   const whenIdle = async <T>(run: () => Promise<T>): Promise<T> => {
     for (let current = last; ; current = last) {
@@ -93,10 +124,14 @@ function serialize(adapter: Adapter): Adapter {
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (query) => whenIdle(() => adapter.queryRaw(query)),
-    executeRaw: (query) => whenIdle(() => adapter.executeRaw(query)),
+    writes: () => writes,
+    queryRaw: (query) => whenIdle(() => inTransaction.queryRaw(query)),
+    executeRaw: (query) => whenIdle(() => inTransaction.executeRaw(query)),
     // A script (the migrations) runs inside the transaction migrate.ts opens for it.
-    executeScript: (script) => adapter.executeScript(script),
+    executeScript: (script) => {
+      writes++;
+      return adapter.executeScript(script);
+    },
     ...(adapter.getConnectionInfo && { getConnectionInfo: adapter.getConnectionInfo.bind(adapter) }),
     dispose: () => adapter.dispose(),
     startTransaction: async () => {
@@ -105,7 +140,7 @@ function serialize(adapter: Adapter): Adapter {
       last = previous.then(() => new Promise<void>((resolve) => (end = resolve)));
       await previous;
       try {
-        return await beginImmediate(adapter, end);
+        return await beginImmediate(inTransaction, end);
       } catch (error) {
         end();
         throw error;
@@ -122,7 +157,7 @@ function serialize(adapter: Adapter): Adapter {
  * concurrent writers. IMMEDIATE takes the write lock at BEGIN, waiting up to the busy timeout like any
  * other write. A failed COMMIT is rolled back, so the connection is never left inside the transaction.
  */
-async function beginImmediate(adapter: Adapter, ended: () => void): Promise<Transaction> {
+async function beginImmediate(adapter: Queryable, ended: () => void): Promise<Transaction> {
   await adapter.executeRaw(statement("BEGIN IMMEDIATE"));
   const end = async (sql: "COMMIT" | "ROLLBACK") => {
     try {

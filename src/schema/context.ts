@@ -8,7 +8,7 @@ import { noOutbox, type Outbox } from "../mail/outbox.ts";
 import { createMemoryEvents, type RecentEvents } from "../rate-limit/recent-events.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { Viewer } from "./accounts/tokens.ts";
-import { type AccountGeneration, type Identity, readIdentity } from "./generations.ts";
+import { type AccountGeneration, type Identity, type IdentityReader, readIdentity } from "./generations.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import type { ReadCache } from "./read-cache.ts";
 import { hostName, type SiteAccount } from "./site/host.ts";
@@ -107,6 +107,8 @@ export interface ContextDeps {
   /** Without them, this process's own memory. */
   submissions?: RecentEvents;
   reads?: ReadCache;
+  /** SQLite: identities kept while the database provably has the same (generations.ts `keptIdentities`). */
+  identities?: IdentityReader;
   /** OUTBOUND_ALLOW_PRIVATE; false without it. */
   outboundAllowPrivate?: boolean;
   /** 20 s without it. */
@@ -124,6 +126,8 @@ export interface KeepOptions<T> {
   lookup?: { account: string; of: "structure" | "content" };
   /** The value is the request's whole answer (REST, GraphQL, a site page): see `answerCache`. */
   answer?: boolean;
+  /** False: a value computed is not kept (read inside a transaction that may roll back). */
+  store?: boolean;
 }
 
 const ownSubmissions = createMemoryEvents();
@@ -145,7 +149,7 @@ export function createContext(
   const db = deadline ? boundedClient(deps.db, deadline) : deps.db;
   let identity: Promise<Identity> | undefined;
   const identify = () => {
-    identity ??= readIdentity(db, token, host);
+    identity ??= deps.identities ? deps.identities(token, host) : readIdentity(db, token, host);
     return identity;
   };
   /** What a kept value is keyed by besides its key; undefined: the account is not the request's. */
@@ -189,7 +193,7 @@ export function createContext(
     },
     answerCache: undefined,
     answerVaries: false,
-    keep: async (key, compute, { size = keptByDefault, lookup, answer } = {}) => {
+    keep: async (key, compute, { size = keptByDefault, lookup, answer, store = true } = {}) => {
       if (!reads?.keeps(lookup !== undefined)) return compute();
       const read = identify();
       const generation = await generationOf(lookup);
@@ -200,7 +204,7 @@ export function createContext(
       if (found !== undefined) return found as Awaited<ReturnType<typeof compute>>;
       const value = await compute();
       // A write of the request's own since (refresh) may be in what was read: not kept under the old one.
-      if (identity !== read) return value;
+      if (identity !== read || !store) return value;
       const bytes = size(value);
       if (bytes !== undefined) reads.set(keyed, value, bytes, lookup !== undefined);
       return value;

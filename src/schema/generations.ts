@@ -6,6 +6,7 @@
 // an account's `nextPublishAt` is at or before its next entry coming due; once that moment has passed, the
 // first request that sees it advances the content counter (compare-and-set: once, whichever process is
 // first) and sets the moment after.
+import { LRUCache } from "lru-cache";
 import type { Db } from "../db/client.ts";
 import { Prisma } from "../generated/sqlite/client.ts";
 import { hashToken, type Viewer } from "./accounts/tokens.ts";
@@ -42,14 +43,45 @@ interface Row {
 const ADVANCE_TRIES = 3;
 
 export async function readIdentity(db: Db, token: string | undefined, domain: string): Promise<Identity> {
+  const { rows, asOf } = await currentRows(db, token, domain);
+  return identityOf(rows, asOf);
+}
+
+/** The rows of the request's accounts, after advancing any that came due. */
+async function currentRows(db: Db, token: string | undefined, domain: string) {
   for (let attempt = 1; ; attempt++) {
     const asOf = new Date();
     const rows = token || domain ? await identityRows(db, token, domain) : [];
-    const due = rows.find((row) => row.nextPublishAt !== null && new Date(row.nextPublishAt) <= asOf);
-    if (!due || attempt > ADVANCE_TRIES) return identityOf(rows, asOf);
+    const due = dueRow(rows, asOf);
+    if (!due || attempt > ADVANCE_TRIES) return { rows, asOf };
     await advance(db, due.accountId, BigInt(due.content), asOf);
   }
 }
+
+const dueRow = (rows: Row[], asOf: Date) =>
+  rows.find((row) => row.nextPublishAt !== null && new Date(row.nextPublishAt) <= asOf);
+
+/**
+ * On SQLite, where the database says whether anything was committed since (`version`: its data_version
+ * with this process's own writes, src/db/sqlite-adapter.ts), the rows read for a token and Host are kept
+ * while it stands: what a read would return is then provably what was read. The version is read before
+ * the rows, so rows kept under it are at least as new.
+ */
+export function keptIdentities(db: Db, version: () => Promise<string | undefined>) {
+  const kept = new LRUCache<string, { version: string; rows: Row[] }>({ max: 1_000 });
+  return async (token: string | undefined, domain: string): Promise<Identity> => {
+    const key = `${token ?? ""}\u0000${domain}`;
+    const now = await version();
+    const found = now === undefined ? undefined : kept.get(key);
+    const asOf = new Date();
+    if (found && found.version === now && !dueRow(found.rows, asOf)) return identityOf(found.rows, asOf);
+    const read = await currentRows(db, token, domain);
+    if (now !== undefined) kept.set(key, { version: now, rows: read.rows });
+    return identityOf(read.rows, read.asOf);
+  };
+}
+
+export type IdentityReader = ReturnType<typeof keptIdentities>;
 
 function identityRows(db: Db, token: string | undefined, domain: string): Promise<Row[]> {
   const generation = Prisma.sql`g."content", g."structure", g."nextPublishAt"`;

@@ -31,9 +31,9 @@ function listeners(ctx: Context, accountId: string, db: Tx = ctx.db): Promise<Li
     (
       await db.webhook.findMany({ where: { accountId, enabled: true }, select: { id: true, events: true } })
     ).map((hook) => ({ id: hook.id, events: hook.events as string[] }));
-  // What a transaction reads may be rolled back: kept only when read outside one.
-  if (db !== ctx.db) return read();
-  return ctx.keep(`webhooks\u0000${accountId}`, read, { lookup: { account: accountId, of: "structure" } });
+  // What a transaction reads may be rolled back: served from what was kept, kept only when read outside one.
+  const lookup = { account: accountId, of: "structure" } as const;
+  return ctx.keep(`webhooks\u0000${accountId}`, read, { lookup, store: db === ctx.db });
 }
 
 /** Whether any enabled webhook of the account listens to one of `types`: else a write needs no outbox. */
