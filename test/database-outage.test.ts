@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../src/db/client.ts";
 import { isDatabaseUnreachable } from "../src/db/connect-errors.ts";
+import { serializedSqlite } from "../src/db/sqlite-adapter.ts";
 import { toApiError } from "../src/schema/errors.ts";
 import { type Api, type ApiResponse, api, request } from "./helpers/api.ts";
 import { expectCreated } from "./helpers/assertions.ts";
@@ -54,11 +54,15 @@ async function graphqlCreate(account: TestAccount, handle: string): Promise<ApiR
 describe.skipIf(usesPostgres)("an SQLite file that cannot be opened", () => {
   it("is the database out of reach: a 503 with Retry-After, not a 500", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "cms-outage-"));
-    const database = await openDatabase({ dataDir, databaseUrl: undefined });
+    rmSync(dataDir, { recursive: true, force: true });
+    const file = join(dataDir, "cms.db");
+    // A connection opened once the file's directory is gone (openDatabase makes the directory at start).
+    const { PrismaClient } = await import("../src/generated/sqlite/client.ts");
+    const db = new PrismaClient({
+      adapter: serializedSqlite(file, { keepStatistics: false, synchronous: "full" }).factory,
+    });
     try {
-      // The client connects at its first query, when the directory is gone.
-      rmSync(dataDir, { recursive: true, force: true });
-      const error = await database.db.account.findMany().catch((caught: unknown) => caught);
+      const error = await db.account.findMany().catch((caught: unknown) => caught);
       expect(String(error)).toMatch(/directory does not exist|unable to open database file/);
       expect(isDatabaseUnreachable(error)).toBe(true);
       const answer = toApiError(error);
@@ -69,7 +73,7 @@ describe.skipIf(usesPostgres)("an SQLite file that cannot be opened", () => {
       });
       expect(answer.headers).toEqual({ "retry-after": "5" });
     } finally {
-      await database.close().catch(() => {});
+      await db.$disconnect().catch(() => {});
     }
   });
 });
