@@ -1,0 +1,64 @@
+// Sofa's binding answers a path or query value its type cannot take (`?page=abc`, `/revisions/abc`) with a
+// 400 that names no parameter; the contract answers a 422 on the parameter's name (content-api.md, "Errors").
+import {
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+} from "graphql";
+import { coercionWords } from "../schema/coercion-words.ts";
+import type { ErrorDetail } from "../schema/errors.ts";
+import { routeField } from "./arguments.ts";
+import { routes } from "./routes.ts";
+
+/** The type of each argument a route reads by name: one type per name across the route table. */
+const argumentTypes = new WeakMap<GraphQLSchema, Map<string, GraphQLInputType>>();
+
+function argumentType(schema: GraphQLSchema, name: string): GraphQLInputType | undefined {
+  let types = argumentTypes.get(schema);
+  if (!types) {
+    types = new Map();
+    for (const route of routes)
+      for (const arg of routeField(schema, route)?.args ?? []) types.set(arg.name, arg.type);
+    argumentTypes.set(schema, types);
+  }
+  return types.get(name);
+}
+
+/**
+ * The path or query value sofa refused, named. Sofa binds a path parameter first, then the query string's value (a list or an object from `a[]=` and
+ * `a[b]=`), each through its type's serialize.
+ */
+export function refusedArgument(
+  schema: GraphQLSchema,
+  params: Record<string, unknown>,
+  query: Record<string, unknown>,
+): ErrorDetail {
+  for (const [name, value] of [...Object.entries(params), ...Object.entries(query)]) {
+    const type = argumentType(schema, name);
+    const reason = type && value !== "" && value !== undefined ? refusal(type, value) : undefined;
+    if (reason) return { path: name, message: coercionWords(reason) };
+  }
+  return { path: "query", message: "is not a valid value" };
+}
+
+/** Why sofa's binding refuses a value of this type, if it does. */
+function refusal(type: GraphQLInputType, value: unknown): string | undefined {
+  if (isNonNullType(type)) return refusal(type.ofType, value);
+  if (isListType(type)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const reason = refusal(type.ofType, item);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+  try {
+    if (isScalarType(type) && type.name !== "Boolean") type.serialize(value);
+    else if (isInputObjectType(type) && typeof value === "string") JSON.parse(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
