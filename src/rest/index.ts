@@ -34,13 +34,13 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
   /** Sofa's router matches the path and binds the arguments; the route's operation answers (run-route.ts). */
   async function serveRoute(call: RestCall, url: URL): Promise<Response> {
     const forwarded = forwardedRequest(call.request, url);
+    call.forwarded = forwarded;
     const response = await router.fetch(forwarded, { rest: call });
     if (call.answer) return call.answer;
     if (call.bound) return response as Response;
     if (sofaRefusals.has(response)) {
-      // fets, sofa's router, gives the matched request its path parameters and its parsed query string.
-      const { params, query } = forwarded as Request & Partial<Record<"params" | "query", Arguments>>;
-      throw new ApiError(422, "Validation failed", [refusedArgument(schema, params ?? {}, query ?? {})]);
+      const { params = {}, query = {} } = call.forwarded;
+      throw new ApiError(422, "Validation failed", [refusedArgument(schema, params, query)]);
     }
     throw await noRoute(call.ctx, call.request, url);
   }
@@ -80,8 +80,6 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
     }
   };
 }
-
-type Arguments = Record<string, unknown>;
 
 const ACCOUNT_PATHS = "/v1/accounts/";
 

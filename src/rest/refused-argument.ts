@@ -3,15 +3,16 @@
 import {
   type GraphQLInputType,
   type GraphQLSchema,
+  getNamedType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isScalarType,
 } from "graphql";
-import { coercionWords } from "../schema/coercion-words.ts";
+import { coercionWords, INT_RULE } from "../schema/coercion-words.ts";
 import type { ErrorDetail } from "../schema/errors.ts";
 import { routeField } from "./arguments.ts";
-import { routes } from "./routes.ts";
+import { type Route, routes } from "./routes.ts";
 
 /** The type of each argument a route reads by name: one type per name across the route table. */
 const argumentTypes = new WeakMap<GraphQLSchema, Map<string, GraphQLInputType>>();
@@ -61,4 +62,24 @@ function refusal(type: GraphQLInputType, value: unknown): string | undefined {
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+/**
+ * An integer argument sent as other than decimal digits, named. Sofa's binding reads an Int through its
+ * serialize, which takes any text Number() reads as a whole number (`1e3`, `0x10`, `1.0`); the contract takes
+ * a whole number written in digits, and answers anything else with a 422 on the parameter.
+ */
+export function nonDecimalInteger(
+  schema: GraphQLSchema,
+  route: Route,
+  params: Record<string, unknown>,
+  query: Record<string, unknown>,
+): ErrorDetail | undefined {
+  for (const arg of routeField(schema, route)?.args ?? []) {
+    if (getNamedType(arg.type).name !== "Int") continue;
+    const sent = arg.name in params ? params[arg.name] : query[arg.name];
+    if (typeof sent === "string" && sent !== "" && !/^\s*-?\d+\s*$/.test(sent))
+      return { path: arg.name, message: INT_RULE };
+  }
+  return undefined;
 }

@@ -6,15 +6,21 @@
 // value here (answer.ts) and handed back beside sofa's result, so the value is serialized once.
 import { type ExecutionArgs, type ExecutionResult, type GraphQLSchema, getOperationAST, Kind } from "graphql";
 import { compiledExecute } from "../schema/compiled-execute.ts";
+import { ApiError } from "../schema/errors.ts";
 import { answer } from "./answer.ts";
 import { bodyToInput, inputType } from "./arguments.ts";
 import { readBody } from "./body.ts";
+import { nonDecimalInteger } from "./refused-argument.ts";
 import { type Route, routeOfField } from "./routes.ts";
 import type { RestCall } from "./sofa.ts";
 
 export async function runRoute(schema: GraphQLSchema, args: ExecutionArgs): Promise<ExecutionResult> {
   const call = args.contextValue as RestCall;
   const { route, name } = routeOf(args);
+  // fets, sofa's router, gives the matched request its path parameters and its parsed query string.
+  const { params = {}, query = {} } = call.forwarded ?? {};
+  const nonDecimal = nonDecimalInteger(schema, route, params, query);
+  if (nonDecimal) throw new ApiError(422, "Validation failed", [nonDecimal]);
   const variableValues: Record<string, unknown> = { ...args.variableValues };
   delete variableValues.input;
   if (route.method !== "GET" && route.method !== "DELETE") {

@@ -19,6 +19,8 @@ export interface RestCall {
   ctx: Context;
   /** The request as the client sent it: its body is read once the route is known (run-route.ts). */
   request: Request;
+  /** The request sofa's router matched (forwarded-request.ts), with its path parameters and query. */
+  forwarded?: Request & Partial<Record<"params" | "query", Record<string, unknown>>>;
   jsonBodyLimit: number;
   /** Sofa bound the arguments and reached the route's operation. */
   bound: boolean;
