@@ -29,15 +29,16 @@ function argumentType(schema: GraphQLSchema, name: string): GraphQLInputType | u
 }
 
 /**
- * The path or query value sofa refused, named. Sofa binds a path parameter first, then the query string's value (a list or an object from `a[]=` and
- * `a[b]=`), each through its type's serialize.
+ * The path or query value sofa refused, named. Sofa binds an argument from the path, else from the query
+ * string (a list or an object from `a[]=` and `a[b]=`), each value through its type's serialize.
  */
 export function refusedArgument(
   schema: GraphQLSchema,
   params: Record<string, unknown>,
   query: Record<string, unknown>,
 ): ErrorDetail {
-  for (const [name, value] of [...Object.entries(params), ...Object.entries(query)]) {
+  const queried = Object.entries(query).filter(([name]) => !(name in params));
+  for (const [name, value] of [...Object.entries(params), ...queried]) {
     const type = argumentType(schema, name);
     const reason = type && value !== "" && value !== undefined ? refusal(type, value) : undefined;
     if (reason) return { path: name, message: coercionWords(reason) };
@@ -75,11 +76,18 @@ export function nonDecimalInteger(
   params: Record<string, unknown>,
   query: Record<string, unknown>,
 ): ErrorDetail | undefined {
-  for (const arg of routeField(schema, route)?.args ?? []) {
-    if (getNamedType(arg.type).name !== "Int") continue;
-    const sent = arg.name in params ? params[arg.name] : query[arg.name];
+  let names = integerArguments.get(route);
+  if (!names) {
+    const args = routeField(schema, route)?.args ?? [];
+    names = args.filter((arg) => getNamedType(arg.type).name === "Int").map((arg) => arg.name);
+    integerArguments.set(route, names);
+  }
+  for (const name of names) {
+    const sent = name in params ? params[name] : query[name];
     if (typeof sent === "string" && sent !== "" && !/^\s*-?\d+\s*$/.test(sent))
-      return { path: arg.name, message: INT_RULE };
+      return { path: name, message: INT_RULE };
   }
   return undefined;
 }
+
+const integerArguments = new WeakMap<Route, string[]>();
