@@ -39,6 +39,7 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
     if (call.answer) return call.answer;
     if (call.bound) return response as Response;
     if (sofaRefusals.has(response)) {
+      if (forwarded.method !== "GET") await accountScope(call.ctx, call.account, "write");
       const { params = {}, query = {} } = call.forwarded;
       throw new ApiError(422, "Validation failed", [refusedArgument(schema, params, query)]);
     }
@@ -66,10 +67,13 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
       const job = readsPage ? IMPORT_JOB_PATH.exec(url.pathname) : null;
       if (job) return await importJobAnswer(ctx, accountOf(url), job[2] as string);
       // Every routed path is an account's: who may call comes before what was sent (another account's
-      // token gets 403 whatever its body or parameters), and before the route is matched.
+      // token gets 403 whatever its body or parameters), so before sofa binds the path and the query. A
+      // write also needs a write token: checked once a route matched (run-route.ts, serveRoute), since
+      // with a token an unknown path is a 404.
       if (!url.pathname.startsWith(ACCOUNT_PATHS)) throw await noRoute(ctx, request, url);
-      await accountScope(ctx, accountOf(url), readsPage ? "read" : "write");
-      const call: RestCall = { ctx, request, jsonBodyLimit, bound: false };
+      const account = accountOf(url);
+      await accountScope(ctx, account, "read");
+      const call: RestCall = { ctx, request, account, jsonBodyLimit, bound: false };
       const routed = () => serveRoute(call, url);
       return await (readsPage ? keptAnswer(ctx, url, routed) : routed());
     } catch (error) {

@@ -5,6 +5,7 @@
 // contract's answers (201 or 200 by `created`, 204 with no body, blueprint values spread) are made from the
 // value here (answer.ts) and handed back beside sofa's result, so the value is serialized once.
 import { type ExecutionArgs, type ExecutionResult, type GraphQLSchema, getOperationAST, Kind } from "graphql";
+import { accountScope } from "../schema/access.ts";
 import { compiledExecute } from "../schema/compiled-execute.ts";
 import { ApiError } from "../schema/errors.ts";
 import { answer } from "./answer.ts";
@@ -17,6 +18,8 @@ import type { RestCall } from "./sofa.ts";
 export async function runRoute(schema: GraphQLSchema, args: ExecutionArgs): Promise<ExecutionResult> {
   const call = args.contextValue as RestCall;
   const { route, name } = routeOf(args);
+  // Who may write comes before what was sent: a read token gets 403 whatever the arguments and the body.
+  if (route.method !== "GET") await accountScope(call.ctx, call.account, "write");
   // fets, sofa's router, gives the matched request its path parameters and its parsed query string.
   const { params = {}, query = {} } = call.forwarded ?? {};
   const nonDecimal = nonDecimalInteger(schema, route, params, query);

@@ -19,6 +19,8 @@ export interface RestCall {
   ctx: Context;
   /** The request as the client sent it: its body is read once the route is known (run-route.ts). */
   request: Request;
+  /** The path's `:account_id`, whose token was checked for reading. */
+  account: string;
   /** The request sofa's router matched (forwarded-request.ts), with its path parameters and query. */
   forwarded?: Request & Partial<Record<"params" | "query", Record<string, unknown>>>;
   jsonBodyLimit: number;
