@@ -10,6 +10,7 @@ import {
   ISO,
 } from "./helpers/assertions.ts";
 import { createAccount, type TestAccount } from "./helpers/cli.ts";
+import { readOnlyApi } from "./helpers/fixtures.ts";
 import { startServer, type TestServer } from "./helpers/server.ts";
 
 let server: TestServer;
@@ -102,6 +103,22 @@ describe("routing", () => {
       if (path.startsWith("/v1")) expectErrorBody(response, 404, `${method} ${path}`);
       else expect(response.status, `${method} ${path}`).toBe(404);
     }
+  });
+
+  it("answers a read-scoped token 404 on an unknown path, and 403 on a write route before its arguments", async () => {
+    const reader = await readOnlyApi(server, account);
+    const base = `/v1/accounts/${account.account_id}`;
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const unknown = await reader.raw(`${base}/collections/articles/nothing`, { method });
+      expectErrorBody(unknown, 404, `${method} unknown path`);
+    }
+    // `abc` is no revision number: a write token would get a 422 on `revision`.
+    const restore = await reader.post("/collections/articles/entries/hello/revisions/abc/restore");
+    expectErrorBody(restore, 403, "restore with a read token");
+    expect(restore.body.error).toBe("This token may only read");
+    expect((await reader.get("/collections/articles/entries/hello/revisions/abc")).body.details).toEqual([
+      { path: "revision", message: "must be a whole number between -2147483648 and 2147483647" },
+    ]);
   });
 
   it("answers unknown paths outside /v1 with 404", async () => {

@@ -1,24 +1,20 @@
-// The REST interface: parse -> the schema's operation (run-route.ts) -> answer. Everything here is transport:
-// matching the contract's paths, reading the body, shaping the answer.
+// The REST interface: the public pages, the streamed export and the YAML import, then sofa-api's router
+// (sofa.ts) for the route table: it matches the path and binds the arguments, and the route's operation
+// answers (run-route.ts). Everything here is transport.
 import type { GraphQLSchema } from "graphql";
 import { Response } from "../http/fetch-api.ts";
-import { writtenResource } from "../http/validators.ts";
 import { accountScope } from "../schema/access.ts";
 import { ApiError } from "../schema/errors.ts";
 import type { Context } from "../schema/index.ts";
-import { assertCurrent } from "../schema/validators/index.ts";
-import { answer } from "./answer.ts";
-import { bodyToInput, inputType, invalidQueryParameter } from "./arguments.ts";
-import { readJsonObject } from "./body.ts";
 import { docsPage, swaggerUiFiles } from "./docs.ts";
 import { errorResponse } from "./errors.ts";
 import { EXPORT_PATH, exportAnswer } from "./export.ts";
+import { forwardedRequest } from "./forwarded-request.ts";
 import { IMPORT_JOB_PATH, IMPORT_PATH, importAnswer, importJobAnswer } from "./import.ts";
 import { keptAnswer } from "./kept-answers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { matchRoute, type Route } from "./routes.ts";
-import { runRoute } from "./run-route.ts";
-import { ENVELOPE, isMultipart, readMultipartUpload } from "./upload.ts";
+import { refusedArgument } from "./refused-argument.ts";
+import { createRestRouter, type RestCall, sofaRefusals } from "./sofa.ts";
 
 export interface RestOptions {
   schema: GraphQLSchema;
@@ -32,6 +28,23 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
     "/v1/openapi.json": { type: "application/json; charset=utf-8", body: JSON.stringify(document) },
     "/v1/docs": { type: "text/html; charset=utf-8", body: docsPage(document) },
   };
+
+  const router = createRestRouter(schema);
+
+  /** Sofa's router matches the path and binds the arguments; the route's operation answers (run-route.ts). */
+  async function serveRoute(call: RestCall, url: URL): Promise<Response> {
+    const forwarded = forwardedRequest(call.request, url);
+    call.forwarded = forwarded;
+    const response = await router.fetch(forwarded, { rest: call });
+    if (call.answer) return call.answer;
+    if (call.bound) return response as Response;
+    if (sofaRefusals.has(response)) {
+      if (forwarded.method !== "GET") await accountScope(call.ctx, call.account, "write");
+      const { params = {}, query = {} } = call.forwarded;
+      throw new ApiError(422, "Validation failed", [refusedArgument(schema, params, query)]);
+    }
+    throw await noRoute(call.ctx, call.request, url);
+  }
 
   return async function handleRest(request: Request, ctx: Context, url: URL): Promise<Response> {
     const page = publicPages[url.pathname];
@@ -53,31 +66,16 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
         return await importAnswer(request, ctx, accountOf(url));
       const job = readsPage ? IMPORT_JOB_PATH.exec(url.pathname) : null;
       if (job) return await importJobAnswer(ctx, accountOf(url), job[2] as string);
-      const match = matchRoute(request.method, url.pathname.slice("/v1".length));
-      if (!match) {
-        if (!(await ctx.viewer())) throw new ApiError(401, "Missing or invalid bearer token");
-        throw new ApiError(404, `No route for ${request.method} ${url.pathname}`);
-      }
-      const { route } = match;
-      // Who may call comes before what was sent: another account's token gets 403 whatever its body.
-      await accountScope(ctx, accountOf(url), route.method === "GET" ? "read" : "write");
-      const badParameter = invalidQueryParameter(schema, route, url);
-      if (badParameter) throw new ApiError(422, "Validation failed", [badParameter]);
-      // Optimistic concurrency: a stale If-Match is refused before anything is read or written.
-      if (route.method === "PUT" || route.method === "DELETE")
-        await assertCurrent(ctx, request.headers.get("if-match"), writtenResource(url));
-      let input: Record<string, unknown> | undefined;
-      if (route.method !== "GET" && route.method !== "DELETE") {
-        const body = await readBody(request, route, ctx, jsonBodyLimit);
-        const type = inputType(schema, route);
-        input = type && bodyToInput(type, body);
-      }
-      const answered = async () => {
-        const result = await runRoute(schema, match, url, input, ctx);
-        if (result.errors) return errorResponse(result.errors);
-        return answer(route, result.data?.[route.field.slice(route.field.indexOf(".") + 1)]);
-      };
-      return await (route.method === "GET" ? keptAnswer(ctx, url, answered) : answered());
+      // Every routed path is an account's: who may call comes before what was sent (another account's
+      // token gets 403 whatever its body or parameters), so before sofa binds the path and the query. A
+      // write also needs a write token: checked once a route matched (run-route.ts, serveRoute), since
+      // with a token an unknown path is a 404.
+      if (!url.pathname.startsWith(ACCOUNT_PATHS)) throw await noRoute(ctx, request, url);
+      const account = accountOf(url);
+      await accountScope(ctx, account, "read");
+      const call: RestCall = { ctx, request, account, jsonBodyLimit, bound: false };
+      const routed = () => serveRoute(call, url);
+      return await (readsPage ? keptAnswer(ctx, url, routed) : routed());
     } catch (error) {
       return errorResponse([error]);
     } finally {
@@ -87,26 +85,12 @@ export function createRestHandler({ schema, jsonBodyLimit }: RestOptions) {
   };
 }
 
-/**
- * The request's fields: the JSON object (unwrapped), or for upload routes a multipart body, whose file is
- * staged and named by `upload`. JSON uploads may be as large as the upload limit (base64 counted).
- */
-async function readBody(
-  request: Request,
-  route: Route,
-  ctx: Context,
-  jsonBodyLimit: number,
-): Promise<Record<string, unknown>> {
-  if (route.upload && isMultipart(request)) {
-    const upload = await readMultipartUpload(request, ctx.storage, ctx.uploadLimit);
-    ctx.stagedUploads.add(upload.staged);
-    return { ...upload.input, upload: upload.staged };
-  }
-  if (!route.upload) return unwrap(await readJsonObject(request, jsonBodyLimit), route.wrapper);
-  const limit = Math.max(jsonBodyLimit, ctx.uploadLimit + ENVELOPE);
-  // `upload` names a staged multipart file: never something a JSON body can say.
-  const { upload: _multipartOnly, ...body } = unwrap(await readJsonObject(request, limit), route.wrapper);
-  return body;
+const ACCOUNT_PATHS = "/v1/accounts/";
+
+/** No route for the method and path: 401 first, without a valid token. */
+async function noRoute(ctx: Context, request: Request, url: URL): Promise<ApiError> {
+  if (!(await ctx.viewer())) return new ApiError(401, "Missing or invalid bearer token");
+  return new ApiError(404, `No route for ${request.method} ${url.pathname}`);
 }
 
 /** Every routed path starts /v1/accounts/:account_id. */
@@ -117,12 +101,4 @@ function accountOf(url: URL): string {
   } catch {
     return segment;
   }
-}
-
-/** `{ template: {...} }` and the bare fields are both accepted. */
-function unwrap(body: Record<string, unknown>, wrapper: string | undefined): Record<string, unknown> {
-  const inner = wrapper ? body[wrapper] : undefined;
-  return typeof inner === "object" && inner !== null && !Array.isArray(inner)
-    ? (inner as Record<string, unknown>)
-    : body;
 }

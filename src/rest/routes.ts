@@ -341,44 +341,5 @@ export const routes: Route[] = [
   },
 ];
 
-interface CompiledRoute extends Route {
-  pattern: RegExp;
-  /** The names of the path's `:parameters`, in order. */
-  names: string[];
-}
-
-const compiled: CompiledRoute[] = routes.map((route) => ({
-  ...route,
-  pattern: new RegExp(`^${route.path.replace(/:(\w+)/g, "([^/]+)")}/?$`),
-  names: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] as string),
-}));
-
-export interface RouteMatch {
-  route: Route;
-  /** The path's parameters by name, percent-decoded (a malformed escape is kept as sent). */
-  params: Record<string, string>;
-}
-
-/** The route for a method and a path below /v1, with its parameters; PATCH finds the PUT route. */
-export function matchRoute(method: string, path: string): RouteMatch | undefined {
-  const wanted = method === "PATCH" ? "PUT" : method === "HEAD" ? "GET" : method;
-  for (const route of compiled) {
-    if (route.method !== wanted) continue;
-    const found = route.pattern.exec(path);
-    if (!found) continue;
-    const params: Record<string, string> = Object.create(null);
-    route.names.forEach((name, index) => {
-      params[name] = decoded(found[index + 1] as string);
-    });
-    return { route, params };
-  }
-  return undefined;
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
+/** The route of each root field: sofa's router answers with the field's document (run-route.ts). */
+export const routeOfField: ReadonlyMap<string, Route> = new Map(routes.map((route) => [route.field, route]));

@@ -4,7 +4,7 @@
 import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { type DocumentNode, type GraphQLSchema, Kind, OperationTypeNode } from "graphql";
 
-/** How deep REST answers nest related records (sofa-api's depth limit, which REST was first served by). */
+/** How deep REST answers nest related records: sofa-api's depth limit (src/rest/sofa.ts). */
 export const ANSWER_DEPTH = 2;
 
 /** `Query.entries`, `Mutation.entryCreate`: a root field of the schema. */
@@ -14,8 +14,8 @@ const answerDocuments = new WeakMap<GraphQLSchema, Map<FieldName, DocumentNode>>
 
 /**
  * The document that answers a root field as REST does: every field of its type, related records to
- * ANSWER_DEPTH, its arguments as variables of the same names. Built once per schema and field; REST, the
- * tool interface and webhook events run it.
+ * ANSWER_DEPTH, its arguments as variables of the same names, as sofa-api builds it for REST. Built once per
+ * schema and field; the tool interface and webhook events run it.
  */
 export function answerDocument(schema: GraphQLSchema, field: FieldName): DocumentNode {
   let documents = answerDocuments.get(schema);
