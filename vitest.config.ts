@@ -23,8 +23,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE === "postgres" ? databaseFree : [])],
-    // Servers and CLI calls start from a build made once per run (test/helpers/build.ts).
-    globalSetup: ["test/helpers/build.ts"],
+    // Servers and CLI calls start from a build made once per run (test/helpers/build.ts), and each fresh
+    // database as a copy of one migrated once per run (test/helpers/migrated-templates.ts).
+    globalSetup: ["test/helpers/build.ts", "test/helpers/migrated-templates.ts"],
     // Each file starts its own server and database; two at a time suit a 2-core machine.
     pool: "forks",
     maxWorkers: 2,

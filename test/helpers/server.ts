@@ -2,7 +2,7 @@
 // PostgreSQL database when TEST_DATABASE=postgres (server from TEST_POSTGRES_URL).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,27 +43,31 @@ export async function postgresStatement(sql: string, url = postgresUrl): Promise
   }
 }
 
-/** A fresh database, and a fresh data directory (the embedded database, uploaded files) on both. */
+/**
+ * A fresh database, and a fresh data directory (the embedded database, uploaded files) on both. It starts
+ * migrated, a copy of this run's migrated template (migrated-templates.ts) where there is one of its kind,
+ * unless `empty` asks for one no migration has touched (a restore's target).
+ */
 export async function freshDatabase(
   kind: TestDatabaseKind = usesPostgres ? "postgres" : "sqlite",
+  { empty = false } = {},
 ): Promise<{ env: NodeJS.ProcessEnv; drop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "cms-test-"));
   const removeDir = async () => rmSync(dir, { recursive: true, force: true });
-  if (kind === "sqlite") return { env: { CMS_DATA_DIR: dir }, drop: removeDir };
+  if (kind === "sqlite") {
+    const template = process.env.CMS_TEST_SQLITE_TEMPLATE;
+    if (template && !empty) copyFileSync(template, join(dir, "cms.db"));
+    return { env: { CMS_DATA_DIR: dir }, drop: removeDir };
+  }
   const name = `cms_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  const template = process.env.CMS_TEST_POSTGRES_TEMPLATE;
+  await postgresStatement(`CREATE DATABASE ${name}${template && !empty ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString(), CMS_DATA_DIR: dir },
     drop: async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await postgresStatement(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await removeDir();
     },
   };
@@ -89,7 +93,7 @@ export async function emptyInstance(): Promise<{
   start(extraEnv?: NodeJS.ProcessEnv): Promise<TestServer>;
   drop(): Promise<void>;
 }> {
-  const database = await freshDatabase();
+  const database = await freshDatabase(undefined, { empty: true });
   return {
     env: database.env,
     start: (extraEnv = {}) => spawnServer(database, extraEnv),
