@@ -2,12 +2,14 @@
 // GET route (decisions.md), where sofa routes one method per field. The body is no argument sofa binds by
 // name: it is read once the route is known (run-route.ts), so sofa gets none, and `input` in the query
 // string is no argument either (the body alone is the input). A path segment whose percent escape is
-// malformed is looked up as sent, where sofa's router would refuse to decode it.
+// malformed is looked up as sent, where sofa's router would refuse to decode it; a trailing slash names the
+// same resource as the path without it, where sofa's router would match no route.
 import { Request } from "../http/fetch-api.ts";
 
 export function forwardedRequest(request: Request, url: URL): Request {
   const method = request.method === "HEAD" ? "GET" : request.method === "PATCH" ? "PUT" : request.method;
-  const path = url.pathname.includes("%") ? decodablePath(url.pathname) : url.pathname;
+  const trimmed = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+  const path = trimmed.includes("%") ? decodablePath(trimmed) : trimmed;
   if (method === "GET" && request.body === null && path === url.pathname) return request;
   let search = url.search;
   if (method !== "GET" && url.searchParams.has("input")) {
