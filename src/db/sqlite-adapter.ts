@@ -16,7 +16,7 @@ type Queryable = Pick<Adapter, "provider" | "adapterName" | "queryRaw" | "execut
 
 const statement = (sql: string): Query => ({ sql, args: [], argTypes: [] });
 
-/** Statements that cannot write: every other one counts as a write (sqlite-adapter `writes`). */
+/** Statements that cannot write: every other one sent outside a transaction counts as a write. */
 const READ = /^\s*(SELECT|PRAGMA data_version)\b/i;
 
 export interface SqliteConnection {
@@ -59,11 +59,7 @@ export function serializedSqlite(
     if (!connected) throw new Error("executeScript: the SQLite database is not connected yet");
     await connected.executeScript(sql);
   };
-  const dataVersion = async () => {
-    if (!connected) return undefined;
-    const { rows } = await connected.queryRaw(statement("PRAGMA data_version"));
-    return `${rows[0]?.[0]}.${connected.writes()}`;
-  };
+  const dataVersion = async () => connected?.version();
   return { factory, executeScript, dataVersion };
 }
 
@@ -97,8 +93,12 @@ function keepStatistics(adapter: Adapter): void {
  * A transaction's end releases the others whether its COMMIT or ROLLBACK succeeded or not.
  */
 interface Serialized extends Adapter {
-  /** How many statements that may write have been sent, in and out of transactions. */
-  writes(): number;
+  /**
+   * SQLite's data_version (other connections' commits) with this connection's own: statements that may
+   * write sent outside a transaction, and transactions ended. Read at once, also while a transaction is
+   * open: what it wrote is not committed before it ends.
+   */
+  version(): Promise<string>;
 }
 
 function serialize(adapter: Adapter): Serialized {
@@ -107,12 +107,6 @@ function serialize(adapter: Adapter): Serialized {
   const counted = <T>(query: Query, run: () => Promise<T>) => {
     if (!READ.test(query.sql)) writes++;
     return run();
-  };
-  const inTransaction: Queryable = {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
-    queryRaw: (query) => counted(query, () => adapter.queryRaw(query)),
-    executeRaw: (query) => counted(query, () => adapter.executeRaw(query)),
   };
   // The query starts in the same step as the check that nothing is open (the driver runs it at once).
   const whenIdle = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -124,9 +118,12 @@ function serialize(adapter: Adapter): Serialized {
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    writes: () => writes,
-    queryRaw: (query) => whenIdle(() => inTransaction.queryRaw(query)),
-    executeRaw: (query) => whenIdle(() => inTransaction.executeRaw(query)),
+    version: async () => {
+      const { rows } = await adapter.queryRaw(statement("PRAGMA data_version"));
+      return `${rows[0]?.[0]}.${writes}`;
+    },
+    queryRaw: (query) => whenIdle(() => counted(query, () => adapter.queryRaw(query))),
+    executeRaw: (query) => whenIdle(() => counted(query, () => adapter.executeRaw(query))),
     // A script (the migrations) runs inside the transaction migrate.ts opens for it.
     executeScript: (script) => {
       writes++;
@@ -140,7 +137,10 @@ function serialize(adapter: Adapter): Serialized {
       last = previous.then(() => new Promise<void>((resolve) => (end = resolve)));
       await previous;
       try {
-        return await beginImmediate(inTransaction, end);
+        return await beginImmediate(adapter, () => {
+          writes++;
+          end();
+        });
       } catch (error) {
         end();
         throw error;
