@@ -11,8 +11,6 @@ const databaseFree = [
   "docs-links",
   "held-relations",
   "import-fast-parse",
-  "sqlite-limit",
-  "sqlite-statements",
   "sqlite-transactions",
   "storage-list",
   "template-cache",
