@@ -152,8 +152,11 @@ export function createContext(
     identity ??= deps.identities ? deps.identities(token, host) : readIdentity(db, token, host);
     return identity;
   };
-  /** What a kept value is keyed by besides its key; undefined: the account is not the request's. */
-  const generationOf = async (lookup: KeepOptions<unknown>["lookup"]) => {
+  /**
+   * What a kept value is keyed by besides its key: the generations of every account the request names, or
+   * of the lookup's one account (undefined: not the request's).
+   */
+  const generationOf = async (lookup?: KeepOptions<unknown>["lookup"]) => {
     const { generations } = await identify();
     if (!lookup) return generationKey(generations);
     const found = generations.get(lookup.account);
@@ -184,7 +187,7 @@ export function createContext(
     requestUrl: request.url ?? null,
     history: deps.history ?? DEFAULT_HISTORY,
     caller: `${token ?? ""}\u0000${host}`,
-    generation: async () => generationKey((await identify()).generations),
+    generation: async () => (await generationOf()) ?? "",
     asOf: async () => (await identify()).asOf,
     refresh: () => {
       identity = undefined;

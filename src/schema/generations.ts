@@ -15,7 +15,7 @@ import type { SiteAccount } from "./site/host.ts";
 export interface Identity {
   viewer: Viewer | null;
   site: SiteAccount | null;
-  /** Each named account's generation, `<content>.<structure>`, by account ID. */
+  /** Each named account's generations, by account ID. */
   generations: ReadonlyMap<string, AccountGeneration>;
   /** The moment public reads are made as of: before every named account's next publish moment. */
   asOf: Date;
