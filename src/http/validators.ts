@@ -18,10 +18,14 @@ export function siteCacheControl(settings: { sMaxAge: number; staleWhileRevalida
 
 export type ReadKind = "rest" | "graphql" | "site";
 
-/** A REST read: the path without a trailing slash (the route matches both) and its query. */
+/** A REST path names the same resource with or without trailing slashes (forwarded-request.ts). */
+export function resourcePath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+}
+
+/** A REST read: the resource's path and its query. */
 function restRead(url: URL): ReadShape {
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, "") : url.pathname;
-  return { path, query: url.search };
+  return { path: resourcePath(url.pathname), query: url.search };
 }
 
 /** What a write's If-Match is checked against: the read of its resource, a GET of its path without query. */

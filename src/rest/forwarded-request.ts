@@ -5,10 +5,11 @@
 // malformed is looked up as sent, where sofa's router would refuse to decode it; a trailing slash names the
 // same resource as the path without it, where sofa's router would match no route.
 import { Request } from "../http/fetch-api.ts";
+import { resourcePath } from "../http/validators.ts";
 
 export function forwardedRequest(request: Request, url: URL): Request {
   const method = request.method === "HEAD" ? "GET" : request.method === "PATCH" ? "PUT" : request.method;
-  const trimmed = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+  const trimmed = resourcePath(url.pathname);
   const path = trimmed.includes("%") ? decodablePath(trimmed) : trimmed;
   if (method === "GET" && request.body === null && path === url.pathname) return request;
   let search = url.search;
