@@ -23,7 +23,7 @@ export interface SqliteConnection {
   factory: Pick<Factory, "provider" | "adapterName" | "connect">;
   /**
    * Changes whenever anything may have been committed to the file since: SQLite's `data_version` (other
-   * connections' commits) with the statements this connection ran that may write. Undefined before the
+   * connections' commits) with this connection's own (`Serialized.version`). Undefined before the
    * connection is opened.
    */
   dataVersion(): Promise<string | undefined>;
@@ -63,7 +63,7 @@ export function serializedSqlite(
   return { factory, executeScript, dataVersion };
 }
 
-export const STATISTICS_CHECK_MS = 60_000;
+const STATISTICS_CHECK_MS = 60_000;
 
 /**
  * Without statistics SQLite guesses that `accountId = ?` matches a few rows, and reads every entry of
